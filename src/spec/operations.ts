@@ -1,0 +1,99 @@
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ResponseObject,
+  SchemaObject,
+  SecuritySchemeObject,
+} from 'openapi3-ts/oas31';
+import { resolveRef, schemaRefName } from './resolve-ref.ts';
+
+/** A query parameter of an operation, with its `$ref`s resolved. */
+export interface QueryParameter {
+  readonly name: string;
+  readonly required: boolean;
+  readonly schema: SchemaObject;
+  /** The `x-assumed` reason when the parameter is our assumption rather than the interface's. */
+  readonly assumed?: string;
+}
+
+/** A documented response of an operation. */
+export interface ResponseSpec {
+  readonly status: string;
+  readonly contentTypes: readonly string[];
+}
+
+/** What the kit needs to know about one operation, read from the spec. */
+export interface Operation {
+  readonly operationId: string;
+  readonly method: string;
+  /** The OpenAPI path template, e.g. `/alert`. */
+  readonly path: string;
+  /** Name of the component schema of the 200 array's items (`Alert`, `Sensor`). */
+  readonly itemSchema: string;
+  readonly queryParameters: readonly QueryParameter[];
+  /** Header carrying the API key, when the operation is secured by an apiKey-in-header scheme. */
+  readonly apiKeyHeader?: string;
+  readonly responses: readonly ResponseSpec[];
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * Lists the spec's operations that return a JSON array of component records, the only kind the
+ * interface has. Throws when an operation is shaped otherwise, so a spec edit cannot be half-served.
+ */
+export function listOperations(document: OpenAPIObject): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method] as OperationObject | undefined;
+      if (!operation) continue;
+      const id = operation.operationId ?? `${method.toUpperCase()} ${path}`;
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) =>
+        resolveRef<ParameterObject>(document, p),
+      );
+      const apiKeyHeader = apiKeyHeaderOf(document, operation);
+      operations.push({
+        operationId: id,
+        method,
+        path,
+        itemSchema: itemSchemaOf(document, operation, id),
+        queryParameters: parameters
+          .filter((p) => p.in === 'query')
+          .map((p) => ({
+            name: p.name,
+            required: p.required === true,
+            schema: resolveRef<SchemaObject>(document, p.schema ?? {}),
+            ...(typeof p['x-assumed'] === 'string' ? { assumed: p['x-assumed'] } : {}),
+          })),
+        ...(apiKeyHeader ? { apiKeyHeader } : {}),
+        responses: Object.entries(operation.responses ?? {}).map(([status, response]) => ({
+          status,
+          contentTypes: Object.keys(resolveRef<ResponseObject>(document, response).content ?? {}),
+        })),
+      });
+    }
+  }
+  return operations;
+}
+
+function itemSchemaOf(document: OpenAPIObject, operation: OperationObject, id: string): string {
+  const ok = operation.responses?.['200'];
+  const schema = ok && resolveRef<ResponseObject>(document, ok).content?.['application/json']?.schema;
+  const array = schema && resolveRef<SchemaObject>(document, schema);
+  const name = array?.type === 'array' ? schemaRefName(array.items) : undefined;
+  if (!name) throw new Error(`operation ${id}: 200 application/json must be an array of a component schema`);
+  return name;
+}
+
+function apiKeyHeaderOf(document: OpenAPIObject, operation: OperationObject): string | undefined {
+  for (const requirement of operation.security ?? document.security ?? []) {
+    for (const name of Object.keys(requirement)) {
+      const scheme = document.components?.securitySchemes?.[name];
+      const resolved = scheme && resolveRef<SecuritySchemeObject>(document, scheme);
+      if (resolved?.type === 'apiKey' && resolved.in === 'header' && resolved.name) return resolved.name;
+    }
+  }
+  return undefined;
+}
