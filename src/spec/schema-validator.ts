@@ -17,6 +17,8 @@ export interface SchemaIssue {
 export interface SchemaValidator {
   /** Issues of `value` against `#/components/schemas/{schema}`; empty when it conforms. */
   validate(schema: string, value: unknown, basePath?: string): SchemaIssue[];
+  /** Issues of `value` against an inline schema object (compiled once per object). */
+  check(schema: object, value: unknown, basePath?: string): SchemaIssue[];
   /** Whether `schema` names a component schema. */
   has(schema: string): boolean;
 }
@@ -34,6 +36,9 @@ export function createSchemaValidator(document: OpenAPIObject): SchemaValidator 
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: document.components?.schemas ?? {} } });
   const compiled = new Map<string, ValidateFunction>();
   const names = new Set(Object.keys(document.components?.schemas ?? {}));
+  const inline = new WeakMap<object, ValidateFunction>();
+  const run = (validate: ValidateFunction, value: unknown, basePath: string): SchemaIssue[] =>
+    validate(value) ? [] : (validate.errors ?? []).map((error) => toIssue(error, basePath));
 
   return {
     has: (schema) => names.has(schema),
@@ -44,7 +49,15 @@ export function createSchemaValidator(document: OpenAPIObject): SchemaValidator 
         validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/components/schemas/${schema}` });
         compiled.set(schema, validate);
       }
-      return validate(value) ? [] : (validate.errors ?? []).map((error) => toIssue(error, basePath));
+      return run(validate, value, basePath);
+    },
+    check(schema, value, basePath = '$') {
+      let validate = inline.get(schema);
+      if (!validate) {
+        validate = ajv.compile(schema);
+        inline.set(schema, validate);
+      }
+      return run(validate, value, basePath);
     },
   };
 }

@@ -1,0 +1,37 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** Why the command could not run (bad arguments, bad data, port taken): one line on stderr, exit code 2. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+}
+
+/**
+ * `util.parseArgs` in strict mode, with its verbose errors turned into one-line usage errors that
+ * name the offending option and the help to read.
+ */
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
+  command: string,
+  args: readonly string[],
+  options: T,
+) {
+  try {
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    const option = /'(-[^' ]+)/.exec(message)?.[1] ?? '';
+    const what =
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${option}`
+      : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? `option ${option} needs a value`
+      : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? `unexpected argument ${/'([^']+)'/.exec(message)?.[1] ?? ''}`
+      : message.split('\n')[0];
+    throw new CliError(`${what} (see tempmon ${command} --help)`);
+  }
+}
+
+/** Parses an option's value as an integer in [min, max]. */
+export function integerOption(name: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new CliError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}

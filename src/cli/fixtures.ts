@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import { generateDataset } from '../fixtures/generate-dataset.ts';
+import { serializeDataset } from '../fixtures/serialize-dataset.ts';
+import { loadSpec } from '../spec/load-spec.ts';
+import { CliError, parseOptions } from './cli-error.ts';
+import { DATASET_HELP, DATASET_OPTIONS, datasetOptions } from './dataset-options.ts';
+
+/** Help of `tempmon fixtures`. */
+export const FIXTURES_HELP = `Usage: tempmon fixtures [options]
+
+Writes a generated dataset as a data file that \`tempmon serve --data\` accepts.
+The same options always give the same bytes.
+
+Options:
+${DATASET_HELP}
+  --out FILE            write to FILE instead of standard output
+  -h, --help            show this help`;
+
+/** Runs `tempmon fixtures`. */
+export function fixturesCommand(args: readonly string[], log: (line: string) => void = console.log): void {
+  const values = parseOptions('fixtures', args, {
+    ...DATASET_OPTIONS,
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return log(FIXTURES_HELP);
+  const options = datasetOptions(values);
+  const text = serializeDataset(generateDataset(loadSpec().document, options));
+  if (typeof values.out !== 'string') {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(values.out, text);
+  } catch (error) {
+    throw new CliError(`cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const counts = Object.entries(options.counts).map(([key, n]) => `${n} ${key}`);
+  log(`wrote ${values.out} (seed ${options.seed}: ${counts.join(', ')})`);
+}

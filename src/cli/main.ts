@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import { DataFileError } from '../fixtures/load-data-file.ts';
+import { SpecError } from '../spec/load-spec.ts';
+import { CliError } from './cli-error.ts';
+import { fixturesCommand } from './fixtures.ts';
+import { serveCommand } from './serve.ts';
+
+const HELP = `Usage: tempmon <command> [options]
+
+Mock server and contract-testing kit for the temperature-monitoring alert and sensor listings.
+
+Commands:
+  serve      serve the mock with deterministic seeded data (or a data file)
+  fixtures   write a generated dataset as a data file
+
+Run tempmon <command> --help for a command's options.`;
+
+/** Parses the command line, runs the command, and sets the exit code: 0 done, 2 could not run. */
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case 'serve': {
+      const running = await serveCommand(args);
+      if (running) {
+        const stop = () => void running.close().then(() => process.exit(0));
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      }
+      return 0;
+    }
+    case 'fixtures':
+      fixturesCommand(args);
+      return 0;
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      console.log(HELP);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new CliError(`unknown command ${JSON.stringify(command)} (see tempmon --help)`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const expected = error instanceof CliError || error instanceof DataFileError || error instanceof SpecError;
+    console.error(`tempmon: ${expected ? (error as Error).message : `unexpected error: ${String(error)}`}`);
+    process.exitCode = expected ? 2 : 1;
+  },
+);

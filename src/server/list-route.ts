@@ -1,0 +1,41 @@
+import type { Handler } from 'hono';
+import type { Operation } from '../spec/operations.ts';
+import type { SchemaValidator } from '../spec/schema-validator.ts';
+import { linkHeader, pageWindow } from './paginate.ts';
+import { createQueryParser } from './parse-query.ts';
+import { PROBLEMS, problem } from './problem.ts';
+import type { RecordStore } from './record-store.ts';
+
+/** The query parameters whose meaning the listing implements: their names as the spec declares them. */
+export const LISTING_PARAMETERS = { search: 'search', page: 'page', pageSize: 'pageSize' } as const;
+
+/**
+ * The handler of one listing operation: validates the query against the spec, filters by the search
+ * term, and answers one page with `X-Total-Count` and `Link`. Auth runs before it.
+ */
+export function listRoute(operation: Operation, store: RecordStore, validator: SchemaValidator): Handler {
+  for (const name of Object.values(LISTING_PARAMETERS)) {
+    const parameter = operation.queryParameters.find((p) => p.name === name);
+    if (!parameter) throw new Error(`operation ${operation.operationId} does not declare the query parameter ${name}`);
+    if (name !== LISTING_PARAMETERS.search && typeof parameter.schema.default !== 'number') {
+      throw new Error(`operation ${operation.operationId}: query parameter ${name} needs a numeric default in the spec`);
+    }
+  }
+  const parse = createQueryParser(operation.queryParameters, validator);
+
+  return (c) => {
+    const url = new URL(c.req.url);
+    const query = parse(url.searchParams);
+    if (!query.ok) {
+      const detail = query.errors.map((e) => `${e.name} ${e.detail}`).join('; ');
+      return problem(c, PROBLEMS.invalidQuery, detail, { errors: query.errors });
+    }
+    const page = query.values[LISTING_PARAMETERS.page] as number;
+    const pageSize = query.values[LISTING_PARAMETERS.pageSize] as number;
+    const matches = store.filter((query.values[LISTING_PARAMETERS.search] as string | undefined) ?? '');
+    const window = pageWindow(matches.length, page, pageSize);
+    c.header('X-Total-Count', String(matches.length));
+    c.header('Link', linkHeader(url.href, LISTING_PARAMETERS, { page, pageSize, last: window.last }));
+    return c.json(matches.slice(window.start, window.end));
+  };
+}

@@ -1,0 +1,50 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** The fixed part of an RFC 9457 problem: its type, title and status. */
+export interface ProblemTemplate {
+  readonly type: string;
+  readonly title: string;
+  readonly status: ContentfulStatusCode;
+}
+
+/** One invalid request parameter, the `errors` extension member of the spec's Problem schema. */
+export interface ParameterError {
+  readonly in: 'query' | 'header';
+  readonly name: string;
+  readonly detail: string;
+}
+
+/** Every problem the mock can answer with, in one place. */
+export const PROBLEMS = {
+  invalidQuery: { type: 'urn:tempmon:problem:invalid-query', title: 'Invalid query parameter', status: 400 },
+  unauthorized: { type: 'urn:tempmon:problem:unauthorized', title: 'Missing or unknown API key', status: 401 },
+  notFound: { type: 'about:blank', title: 'Not Found', status: 404 },
+  methodNotAllowed: { type: 'about:blank', title: 'Method Not Allowed', status: 405 },
+  internal: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
+} as const satisfies Record<string, ProblemTemplate>;
+
+/** The media type of RFC 9457 problem documents. */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+/**
+ * Answers with a problem document. `instance` is the request's path and query, which never carries
+ * the API key (that travels in a header).
+ */
+export function problem(
+  c: Context,
+  template: ProblemTemplate,
+  detail: string,
+  extra: { errors?: readonly ParameterError[]; headers?: Record<string, string> } = {},
+): Response {
+  const url = new URL(c.req.url);
+  const body = {
+    type: template.type,
+    title: template.title,
+    status: template.status,
+    detail,
+    instance: url.pathname + url.search,
+    ...(extra.errors ? { errors: extra.errors } : {}),
+  };
+  return c.body(JSON.stringify(body), template.status, { 'Content-Type': PROBLEM_MEDIA_TYPE, ...extra.headers });
+}
