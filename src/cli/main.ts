@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { DataFileError } from '../fixtures/load-data-file.ts';
 import { SpecError } from '../spec/load-spec.ts';
+import { assumptionsCommand } from './assumptions.ts';
 import { CliError } from './cli-error.ts';
 import { fixturesCommand } from './fixtures.ts';
 import { serveCommand } from './serve.ts';
@@ -10,8 +11,9 @@ const HELP = `Usage: tempmon <command> [options]
 Mock server and contract-testing kit for the temperature-monitoring alert and sensor listings.
 
 Commands:
-  serve      serve the mock with deterministic seeded data (or a data file)
-  fixtures   write a generated dataset as a data file
+  serve        serve the mock with deterministic seeded data (or a data file)
+  fixtures     write a generated dataset as a data file
+  assumptions  list what the spec assumes where the interface is silent
 
 Run tempmon <command> --help for a command's options.`;
 
@@ -30,6 +32,9 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'fixtures':
       fixturesCommand(args);
+      return 0;
+    case 'assumptions':
+      assumptionsCommand(args);
       return 0;
     case undefined:
     case '-h':
