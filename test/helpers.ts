@@ -1,0 +1,31 @@
+import type { Hono } from 'hono';
+import { createApp, type AppOptions } from '../src/server/create-app.ts';
+import { loadSpec } from '../src/spec/load-spec.ts';
+import { createSchemaValidator } from '../src/spec/schema-validator.ts';
+
+/** The mock's default key, as tests send it. */
+export const KEY = 'tempmon-dev-key';
+export const spec = loadSpec();
+export const validator = createSchemaValidator(spec.document);
+
+/** A GET with the default key (or the given headers). */
+export function get(app: Hono, path: string, headers: Record<string, string> = { 'x-api-key': KEY }) {
+  return app.request(path, { headers });
+}
+
+/** GET and parse the JSON body, asserting nothing. */
+export async function getJson(app: Hono, path: string, headers?: Record<string, string>) {
+  const response = await get(app, path, headers);
+  return { response, body: (await response.json()) as unknown };
+}
+
+/** Ids of a JSON array of records. */
+export const ids = (body: unknown): string[] => (body as { id: string }[]).map((r) => r.id);
+
+let shared: Hono | undefined;
+/** One default app shared by read-only tests (building the dataset takes a moment). */
+export function defaultApp(options?: AppOptions): Hono {
+  if (options) return createApp(options);
+  shared ??= createApp({ spec });
+  return shared;
+}
