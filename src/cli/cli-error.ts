@@ -21,6 +21,8 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
     const option = /'(-[^' ]+)/.exec(message)?.[1] ?? '';
     const what =
       code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${option}`
+      : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && message.includes('ambiguous')
+        ? `option ${option} needs a value (write ${option}=-N for a value starting with -)`
       : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? `option ${option} needs a value`
       : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? `unexpected argument ${/'([^']+)'/.exec(message)?.[1] ?? ''}`
       : message.split('\n')[0];

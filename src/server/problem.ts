@@ -43,8 +43,18 @@ export function problem(
     title: template.title,
     status: template.status,
     detail,
-    instance: url.pathname + url.search,
+    instance: asUriReference(url.pathname + url.search),
     ...(extra.errors ? { errors: extra.errors } : {}),
   };
   return c.body(JSON.stringify(body), template.status, { 'Content-Type': PROBLEM_MEDIA_TYPE, ...extra.headers });
+}
+
+/**
+ * Percent-encodes what WHATWG URLs leave raw but RFC 3986 forbids (`|`, `^`, a stray `%`...), so that
+ * `instance` is always a valid uri-reference, as the Problem schema requires.
+ */
+function asUriReference(text: string): string {
+  return text.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) =>
+    c === '%' ? '%25' : encodeURIComponent(c),
+  );
 }
