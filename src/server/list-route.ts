@@ -1,4 +1,5 @@
 import type { Handler } from 'hono';
+import { LISTING_PARAMETERS, listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 import { linkHeader, pageWindow } from './paginate.ts';
@@ -6,21 +7,12 @@ import { createQueryParser } from './parse-query.ts';
 import { PROBLEMS, problem } from './problem.ts';
 import type { RecordStore } from './record-store.ts';
 
-/** The query parameters whose meaning the listing implements: their names as the spec declares them. */
-export const LISTING_PARAMETERS = { search: 'search', page: 'page', pageSize: 'pageSize' } as const;
-
 /**
  * The handler of one listing operation: validates the query against the spec, filters by the search
  * term, and answers one page with `X-Total-Count` and `Link`. Auth runs before it.
  */
 export function listRoute(operation: Operation, store: RecordStore, validator: SchemaValidator): Handler {
-  for (const name of Object.values(LISTING_PARAMETERS)) {
-    const parameter = operation.queryParameters.find((p) => p.name === name);
-    if (!parameter) throw new Error(`operation ${operation.operationId} does not declare the query parameter ${name}`);
-    if (name !== LISTING_PARAMETERS.search && typeof parameter.schema.default !== 'number') {
-      throw new Error(`operation ${operation.operationId}: query parameter ${name} needs a numeric default in the spec`);
-    }
-  }
+  listingParameters(operation);
   const parse = createQueryParser(operation.queryParameters, validator);
 
   return (c) => {

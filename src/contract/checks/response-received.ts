@@ -1,0 +1,12 @@
+import type { ResponseCheck } from '../check.ts';
+
+/** Every request gets a complete response within the timeout and under the body cap. */
+export const responseReceived: ResponseCheck = {
+  name: 'response_received',
+  kind: 'response',
+  description: 'every request gets a complete response in time (no refused connection, timeout or oversized body)',
+  inspect(exchange) {
+    if (!exchange.error) return [];
+    return [{ severity: 'error', message: `no usable response: ${exchange.error}`, expected: 'a complete response', actual: exchange.error, exchange }];
+  },
+};

@@ -1,0 +1,32 @@
+import type { SchemaObject } from 'openapi3-ts/oas31';
+import { resolveRef } from '../../spec/resolve-ref.ts';
+import type { Finding, ResponseCheck } from '../check.ts';
+import { preview, recordsOf } from '../check.ts';
+
+/** Records carry only fields the spec documents. A warning (an error under --strict): clients may ignore extras. */
+export const undocumentedFields: ResponseCheck = {
+  name: 'undocumented_fields',
+  kind: 'response',
+  description: 'records carry only the fields their schema documents',
+  inspect(exchange, { document, operation }) {
+    const records = recordsOf(exchange);
+    const schema = document.components?.schemas?.[operation.itemSchema];
+    if (!records || !schema) return [];
+    const fields = new Set(Object.keys(resolveRef<SchemaObject>(document, schema).properties ?? {}));
+    const findings: Finding[] = [];
+    records.forEach((record, i) => {
+      if (typeof record !== 'object' || record === null) return;
+      for (const [field, value] of Object.entries(record)) {
+        if (fields.has(field)) continue;
+        findings.push({
+          severity: 'warning',
+          message: `$[${i}].${field} is not a field of ${operation.itemSchema}`,
+          expected: `only ${operation.itemSchema} fields`,
+          actual: `${field}: ${preview(value, 60)}`,
+          exchange,
+        });
+      }
+    });
+    return findings;
+  },
+};

@@ -1,0 +1,71 @@
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { listingParameters } from '../spec/listing-parameters.ts';
+import type { Operation } from '../spec/operations.ts';
+import { identity, recordsOf, type Listing, type OperationContext } from './check.ts';
+import type { HttpClient } from './http-client.ts';
+import type { PrismValidator } from './prism.ts';
+import type { Exchange } from './types.ts';
+
+/** Settings of a run that shape what checks send. */
+export interface ContextSettings {
+  readonly maxPages: number;
+  readonly maxResponseTimeMs?: number;
+}
+
+/**
+ * Builds the context of one operation. Every exchange it sends is appended to `exchanges`, so the
+ * response checks see all of them, whichever check sent them.
+ */
+export function createOperationContext(
+  operation: Operation,
+  document: OpenAPIObject,
+  client: HttpClient,
+  prism: PrismValidator,
+  settings: ContextSettings,
+  exchanges: Exchange[],
+): OperationContext {
+  const parameters = listingParameters(operation);
+  let listing: Promise<Listing> | undefined;
+
+  const context: OperationContext = {
+    operation,
+    document,
+    parameters,
+    prism,
+    ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
+    async send(query, options) {
+      const exchange = await client.send(operation.operationId, operation.path, query, options);
+      exchanges.push(exchange);
+      return exchange;
+    },
+    listing() {
+      listing ??= enumerate(context, settings.maxPages);
+      return listing;
+    },
+  };
+  return context;
+}
+
+async function enumerate(context: OperationContext, maxPages: number): Promise<Listing> {
+  const { page, pageSize } = context.parameters;
+  const size = typeof pageSize.schema.maximum === 'number' ? pageSize.schema.maximum : Number(pageSize.schema.default);
+  const first = typeof page.schema.minimum === 'number' ? page.schema.minimum : 1;
+  const records: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  for (let n = 0; n < maxPages; n += 1) {
+    const exchange = await context.send({ [page.name]: String(first + n), [pageSize.name]: String(size) });
+    const batch = recordsOf(exchange);
+    if (!batch) {
+      const why = exchange.error ?? `status ${exchange.response?.status}${exchange.response && !Array.isArray(exchange.response.json) ? ', not a JSON array' : ''}`;
+      return { records, complete: false, problem: `page ${first + n} of size ${size}: ${why}` };
+    }
+    const repeated = batch.find((record) => seen.has(identity(record)));
+    if (repeated) {
+      return { records, complete: false, problem: `page ${first + n} of size ${size} repeats ${identity(repeated)}, already on an earlier page` };
+    }
+    batch.forEach((record) => seen.add(identity(record)));
+    records.push(...batch);
+    if (batch.length < size) return { records, complete: true };
+  }
+  return { records, complete: false };
+}
