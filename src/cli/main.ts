@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { DataFileError } from '../fixtures/load-data-file.ts';
+import { ContractSetupError } from '../contract/types.ts';
 import { SpecError } from '../spec/load-spec.ts';
 import { assumptionsCommand } from './assumptions.ts';
 import { CliError } from './cli-error.ts';
+import { contractCommand } from './contract.ts';
 import { fixturesCommand } from './fixtures.ts';
 import { serveCommand } from './serve.ts';
 
@@ -13,11 +15,12 @@ Mock server and contract-testing kit for the temperature-monitoring alert and se
 Commands:
   serve        serve the mock with deterministic seeded data (or a data file)
   fixtures     write a generated dataset as a data file
+  contract     check a running server against the spec (exit 0 conformant, 1 violations, 2 could not run)
   assumptions  list what the spec assumes where the interface is silent
 
 Run tempmon <command> --help for a command's options.`;
 
-/** Parses the command line, runs the command, and sets the exit code: 0 done, 2 could not run. */
+/** Parses the command line, runs the command, and sets the exit code: 0 done, 1 contract violations, 2 could not run. */
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
   switch (command) {
@@ -33,6 +36,8 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'fixtures':
       fixturesCommand(args);
       return 0;
+    case 'contract':
+      return contractCommand(args);
     case 'assumptions':
       assumptionsCommand(args);
       return 0;
@@ -52,7 +57,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const expected = error instanceof CliError || error instanceof DataFileError || error instanceof SpecError;
+    const expected =
+      error instanceof CliError || error instanceof DataFileError || error instanceof SpecError || error instanceof ContractSetupError;
     console.error(`tempmon: ${expected ? (error as Error).message : `unexpected error: ${String(error)}`}`);
     process.exitCode = expected ? 2 : 1;
   },

@@ -48,7 +48,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     async send(operationId, path, query, sendOptions = {}) {
       const url = new URL(base + path);
       for (const [name, value] of Object.entries(query)) url.searchParams.append(name, value);
-      const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...options.headers, ...sendOptions.headers };
+      const headers: Record<string, string> = { ...options.headers, ...sendOptions.headers };
       const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
       if (key !== null && key !== undefined) headers[options.apiKeyHeader] = key;
       const method = sendOptions.method ?? 'GET';

@@ -55,6 +55,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     if (probe.error && !probe.response) {
       throw new ContractSetupError(`cannot reach ${probe.request.url}: ${probe.error}`);
     }
+    // Every check needs an accepted key; a refused one would only bury the real findings.
+    if (probe.response?.status === 401 || probe.response?.status === 403) {
+      throw new ContractSetupError(`${probe.request.url} refused the API key (${probe.response.status}): check TEMPMON_API_KEY or --api-key`);
+    }
     for (const check of checks.filter((c) => c.kind === 'scenario')) {
       outcomes.push(await runScenario(check, context));
     }

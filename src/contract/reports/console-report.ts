@@ -1,0 +1,37 @@
+import { toCurl } from '../curl.ts';
+import { redact, type Secrets } from '../redact.ts';
+import type { CheckOutcome, ContractReport } from '../types.ts';
+
+const MARK: Record<CheckOutcome['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
+
+/**
+ * The report for a terminal or a CI log: one block per check (operations inside), each failure with
+ * what was expected, what came back and a curl command that reproduces it; then the summary line.
+ */
+export function consoleReport(report: ContractReport, secrets: Secrets): string {
+  const lines = [`tempmon contract: ${report.target}${report.strict ? ' (strict: warnings fail)' : ''}`, ''];
+  const byCheck = new Map<string, CheckOutcome[]>();
+  for (const outcome of report.outcomes) byCheck.set(outcome.check, [...(byCheck.get(outcome.check) ?? []), outcome]);
+
+  for (const [check, outcomes] of byCheck) {
+    const worst = (['failed', 'warned', 'passed', 'skipped'] as const).find((s) => outcomes.some((o) => o.status === s))!;
+    lines.push(`${MARK[worst]} ${check}: ${outcomes[0]!.description}`);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'skipped') lines.push(`  ${outcome.operationId}: skipped, ${outcome.skipReason ?? ''}`);
+      for (const failure of outcome.failures) {
+        const times = (failure.occurrences ?? 1) > 1 ? ` (${failure.occurrences} responses)` : '';
+        lines.push(`  ${outcome.operationId} ${failure.severity.toUpperCase()}: ${failure.message}${times}`);
+        if (failure.expected !== undefined) lines.push(`    expected: ${failure.expected}`);
+        if (failure.actual !== undefined) lines.push(`    actual:   ${failure.actual}`);
+        if (failure.exchange) lines.push(`    reproduce: ${toCurl(failure.exchange.request)}`);
+      }
+    }
+  }
+  const { passed, failed, warned, skipped, requests } = report.summary;
+  const warnings = report.outcomes.reduce((n, o) => n + o.failures.filter((f) => f.severity === 'warning').length, 0);
+  lines.push('', `${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
+  lines.push(
+    `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests; ${report.conformant ? 'conformant' : 'NOT conformant'}`,
+  );
+  return redact(lines.join('\n'), secrets);
+}

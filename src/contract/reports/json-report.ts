@@ -1,0 +1,36 @@
+import { toCurl } from '../curl.ts';
+import { redact, type Secrets } from '../redact.ts';
+import type { ContractReport, Exchange } from '../types.ts';
+
+const BODY_PREVIEW = 2_000;
+
+function exchangeSummary(exchange: Exchange) {
+  return {
+    request: exchange.request,
+    curl: toCurl(exchange.request),
+    ...(exchange.response
+      ? {
+          response: {
+            status: exchange.response.status,
+            headers: exchange.response.headers,
+            durationMs: exchange.response.durationMs,
+            body: exchange.response.text.slice(0, BODY_PREVIEW),
+            bodyTruncated: exchange.response.text.length > BODY_PREVIEW,
+          },
+        }
+      : {}),
+    ...(exchange.error ? { error: exchange.error } : {}),
+  };
+}
+
+/** The whole report as JSON, for tools: every outcome and failure, with its exchange. */
+export function jsonReport(report: ContractReport, secrets: Secrets): string {
+  const data = {
+    ...report,
+    outcomes: report.outcomes.map((outcome) => ({
+      ...outcome,
+      failures: outcome.failures.map(({ exchange, ...failure }) => ({ ...failure, ...(exchange ? { exchange: exchangeSummary(exchange) } : {}) })),
+    })),
+  };
+  return redact(`${JSON.stringify(data, null, 2)}\n`, secrets);
+}

@@ -1,0 +1,58 @@
+import { toCurl } from '../curl.ts';
+import { redact, type Secrets } from '../redact.ts';
+import type { CheckOutcome, ContractReport, Failure } from '../types.ts';
+
+// XML 1.0 forbids most control characters even when escaped; a hostile body must not break the file.
+const escapeXml = (text: string) =>
+  text
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+
+const describe = (f: Failure) =>
+  [
+    `${f.severity.toUpperCase()}: ${f.message}${(f.occurrences ?? 1) > 1 ? ` (${f.occurrences} responses)` : ''}`,
+    ...(f.expected !== undefined ? [`expected: ${f.expected}`] : []),
+    ...(f.actual !== undefined ? [`actual:   ${f.actual}`] : []),
+    ...(f.exchange ? [`reproduce: ${toCurl(f.exchange.request)}`] : []),
+  ].join('\n');
+
+function testcase(outcome: CheckOutcome): string {
+  const open = `    <testcase classname="${escapeXml(outcome.operationId)}" name="${escapeXml(outcome.check)}">`;
+  const details = escapeXml(outcome.failures.map(describe).join('\n\n'));
+  switch (outcome.status) {
+    case 'skipped':
+      return `${open}<skipped message="${escapeXml(outcome.skipReason ?? '')}"/></testcase>`;
+    case 'failed':
+      return `${open}\n      <failure message="${escapeXml(outcome.failures[0]?.message ?? 'failed')}" type="${outcome.failures.some((f) => f.severity === 'error') ? 'error' : 'warning'}">${details}</failure>\n    </testcase>`;
+    case 'warned':
+      return `${open}\n      <system-out>${details}</system-out>\n    </testcase>`;
+    default:
+      return `${open}</testcase>`;
+  }
+}
+
+/** JUnit XML for CI systems: one testsuite per operation, one testcase per check. */
+export function junitReport(report: ContractReport, secrets: Secrets): string {
+  const operations = [...new Set(report.outcomes.map((o) => o.operationId))];
+  const suites = operations.map((operationId) => {
+    const outcomes = report.outcomes.filter((o) => o.operationId === operationId);
+    const count = (status: CheckOutcome['status']) => outcomes.filter((o) => o.status === status).length;
+    return [
+      `  <testsuite name="${escapeXml(operationId)}" tests="${outcomes.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped')}">`,
+      ...outcomes.map(testcase),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  const { failed, skipped } = report.summary;
+  const xml = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="tempmon contract ${escapeXml(report.target)}" tests="${report.outcomes.length}" failures="${failed}" errors="0" skipped="${skipped}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+  return redact(xml, secrets);
+}
