@@ -9,6 +9,8 @@ export interface PrismDiagnostic {
   /** Where: `body` or `header`, then the path inside it, e.g. `['body', '3', 'id']`. */
   readonly path: readonly string[];
   readonly message: string;
+  /** The JSON Schema keyword that failed (`type`, `format`, `minimum`...), when prism names one. */
+  readonly keyword?: string;
   /** prism reports an undocumented status only as a warning; the kit grades it itself. */
   readonly prismSeverity: 'error' | 'warning';
 }
@@ -43,6 +45,7 @@ export async function createPrismValidator(document: OpenAPIObject): Promise<Pri
       return result.left.map((d) => ({
         path: (d.path ?? []).map(String),
         message: d.message,
+        ...(typeof d.code === 'string' ? { keyword: d.code } : {}),
         prismSeverity: d.severity === 0 ? 'error' : 'warning',
       }));
     },
@@ -52,5 +55,6 @@ export async function createPrismValidator(document: OpenAPIObject): Promise<Pri
 interface RawDiagnostic {
   readonly path?: readonly (string | number)[];
   readonly message: string;
+  readonly code?: string | number;
   readonly severity: number;
 }

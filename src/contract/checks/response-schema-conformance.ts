@@ -38,16 +38,16 @@ export const responseSchemaConformance: ResponseCheck = {
     });
     return diagnostics
       .filter((d) => d.path[0] === 'body')
-      .map((d) => toFinding(d.path.slice(1), d.message, exchange, context));
+      .map((d) => toFinding(d.path.slice(1), d.message, d.keyword, exchange, context));
   },
 };
 
-function toFinding(path: readonly string[], prismMessage: string, exchange: Exchange, context: OperationContext): Finding {
+function toFinding(path: readonly string[], prismMessage: string, keyword: string | undefined, exchange: Exchange, context: OperationContext): Finding {
   const value = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], exchange.response?.json);
   const where = `$${path.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('')}`;
   const detail = prismMessage.replace(/^Response body (property \S+ )?/, '');
   return {
-    severity: severityOf(path, value, exchange, context),
+    severity: severityOf(path, value, keyword, exchange, context),
     message: `${where} ${detail}`,
     expected: detail.replace(/^must /, ''),
     actual: value === undefined ? '(absent)' : preview(value, 80),
@@ -57,10 +57,12 @@ function toFinding(path: readonly string[], prismMessage: string, exchange: Exch
 
 /**
  * An error where the interface states the fact; a warning where only our spec assumes it: error bodies,
- * null in place of an omitted value, and fields whose constraint is marked x-assumed.
+ * null in place of an omitted value, and constraints other than type and format (which the interface
+ * states) on fields marked x-assumed, such as the 0..100 scale of battery_level.
  */
-function severityOf(path: readonly string[], value: unknown, exchange: Exchange, context: OperationContext): Finding['severity'] {
+function severityOf(path: readonly string[], value: unknown, keyword: string | undefined, exchange: Exchange, context: OperationContext): Finding['severity'] {
   if ((exchange.response?.status ?? 0) >= 400 || value === null) return 'warning';
+  if (keyword === 'type' || keyword === 'format') return 'error';
   const field = path[1];
   if (!/^\d+$/.test(path[0] ?? '') || field === undefined) return 'error';
   const schema = context.document.components?.schemas?.[context.operation.itemSchema];
