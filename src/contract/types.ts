@@ -37,7 +37,7 @@ export interface Failure {
   readonly actual?: string;
   /** The exchange that shows it, to reproduce with curl. */
   readonly exchange?: Exchange;
-  /** How many responses showed the same failure (1 when unique). */
+  /** How many times the same failure was seen, across records and responses (1 when unique). */
   readonly occurrences?: number;
 }
 

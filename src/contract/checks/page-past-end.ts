@@ -8,6 +8,7 @@ export const pagePastEnd: ScenarioCheck = {
   description: 'a page past the end is 200 [] (assumed)',
   async run(context) {
     const listing = await context.listing();
+    if (listing.problem) return { skip: `the listing could not be read (${listing.problem})` };
     if (!listing.complete) return { skip: 'the listing was not read to its end (--max-pages)' };
     const size = 10;
     const page = Math.floor(listing.records.length / size) + 2;

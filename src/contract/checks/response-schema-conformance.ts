@@ -49,8 +49,8 @@ function toFinding(path: readonly string[], prismMessage: string, keyword: strin
   return {
     severity: severityOf(path, value, keyword, exchange, context),
     message: `${where} ${detail}`,
-    expected: detail.replace(/^must /, ''),
-    actual: value === undefined ? '(absent)' : preview(value, 80),
+    expected: detail.replace(/^must (be )?/, ''),
+    actual: value === undefined ? '(absent)' : preview(JSON.stringify(value), 80),
     exchange,
   };
 }

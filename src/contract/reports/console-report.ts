@@ -19,7 +19,7 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
     for (const outcome of outcomes) {
       if (outcome.status === 'skipped') lines.push(`  ${outcome.operationId}: skipped, ${outcome.skipReason ?? ''}`);
       for (const failure of outcome.failures) {
-        const times = (failure.occurrences ?? 1) > 1 ? ` (${failure.occurrences} responses)` : '';
+        const times = (failure.occurrences ?? 1) > 1 ? ` (${failure.occurrences} times)` : '';
         lines.push(`  ${outcome.operationId} ${failure.severity.toUpperCase()}: ${failure.message}${times}`);
         if (failure.expected !== undefined) lines.push(`    expected: ${failure.expected}`);
         if (failure.actual !== undefined) lines.push(`    actual:   ${failure.actual}`);

@@ -13,7 +13,7 @@ const escapeXml = (text: string) =>
 
 const describe = (f: Failure) =>
   [
-    `${f.severity.toUpperCase()}: ${f.message}${(f.occurrences ?? 1) > 1 ? ` (${f.occurrences} responses)` : ''}`,
+    `${f.severity.toUpperCase()}: ${f.message}${(f.occurrences ?? 1) > 1 ? ` (${f.occurrences} times)` : ''}`,
     ...(f.expected !== undefined ? [`expected: ${f.expected}`] : []),
     ...(f.actual !== undefined ? [`actual:   ${f.actual}`] : []),
     ...(f.exchange ? [`reproduce: ${toCurl(f.exchange.request)}`] : []),

@@ -1,0 +1,99 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runContract } from '../../src/contract/run-contract.ts';
+import { ContractSetupError } from '../../src/contract/types.ts';
+import { createApp } from '../../src/server/create-app.ts';
+import { KEY, spec } from '../helpers.ts';
+
+const app = createApp({ spec, dataset: { seed: 3, counts: { alerts: 30, sensors: 10 } } });
+const servers: Server[] = [];
+afterAll(() => servers.forEach((s) => s.closeAllConnections?.() ?? s.close()));
+
+/** Serves `fetch` over real HTTP on a free loopback port. */
+function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<string> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`)) as Server;
+    servers.push(server);
+  });
+}
+
+const contract = (target: string, extra: Partial<Parameters<typeof runContract>[0]> = {}) =>
+  runContract({ target, apiKey: KEY, document: spec.document, timeoutMs: 500, ...extra });
+const failuresOf = (report: Awaited<ReturnType<typeof contract>>, check: string) =>
+  report.outcomes.filter((o) => o.check === check).flatMap((o) => o.failures);
+
+describe('bad targets give clear failures, never a crash or a hang', () => {
+  it('a refused connection cannot run (exit 2)', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    await expect(contract(`http://127.0.0.1:${port}`)).rejects.toThrow(ContractSetupError);
+    await expect(contract(`http://127.0.0.1:${port}`)).rejects.toThrow(/cannot reach http:\/\/127\.0\.0\.1:\d+\/alert: connection refused/);
+  });
+
+  it('a target that never answers cannot run, within the timeout', async () => {
+    const silent = createServer(() => undefined).listen(0, '127.0.0.1');
+    servers.push(silent);
+    await new Promise((r) => silent.once('listening', r));
+    const started = Date.now();
+    await expect(contract(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { timeoutMs: 300 })).rejects.toThrow(/no complete response within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a target that hangs mid-body on one page is cut off and reported', async () => {
+    const target = await listen(async (request) => {
+      if (new URL(request.url).searchParams.get('page') !== '2') return app.fetch(request);
+      const body = new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('[{"id":')) });
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    });
+    const report = await contract(target, { timeoutMs: 300 });
+    const received = failuresOf(report, 'response_received');
+    expect(received.length).toBeGreaterThan(0);
+    expect(received[0]!.message).toContain('no complete response within 300 ms');
+    expect(report.conformant).toBe(false);
+  });
+
+  it('a non-JSON body fails the schema and content-type checks', async () => {
+    const target = await listen(() => new Response('<html>maintenance</html>', { headers: { 'content-type': 'text/html' } }));
+    const report = await contract(target);
+    expect(failuresOf(report, 'response_schema_conformance')[0]).toMatchObject({ severity: 'error', message: '200 body is not JSON' });
+    expect(failuresOf(report, 'content_type_conformance')[0]).toMatchObject({ severity: 'error', actual: 'text/html' });
+  });
+
+  it('an enormous body is read only up to the cap', async () => {
+    const target = await listen(async (request) => {
+      if (new URL(request.url).searchParams.get('pageSize') !== '100') return app.fetch(request);
+      let sent = 0;
+      const chunk = new TextEncoder().encode(`${' '.repeat(65_535)}\n`);
+      const body = new ReadableStream({
+        pull(c) {
+          sent += 1;
+          if (sent > 2_000) c.close(); // 128 MB at most, should the cap fail
+          else c.enqueue(chunk);
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    });
+    const report = await contract(target, { maxBodyBytes: 1_000_000, timeoutMs: 5_000 });
+    expect(failuresOf(report, 'response_received')[0]!.message).toContain('body larger than 1000000 bytes');
+  });
+
+  it('a redirect is reported, never followed, and the key never reaches the other origin', async () => {
+    const seen: (string | undefined)[] = [];
+    const other = await listen((request) => {
+      seen.push(request.headers.get('x-api-key') ?? undefined);
+      return app.fetch(request);
+    });
+    const redirecting = await listen((request) => Response.redirect(`${other}${new URL(request.url).pathname}`, 302));
+    const report = await contract(redirecting);
+    expect(seen).toEqual([]);
+    const status = failuresOf(report, 'status_code_conformance')[0]!;
+    expect(status.severity).toBe('error');
+    expect(status.actual).toMatch(/^302 \(redirect to http:\/\/127\.0\.0\.1:\d+\/alert, not followed\)$/);
+  });
+});
