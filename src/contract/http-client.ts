@@ -117,5 +117,5 @@ export function describeNetworkError(error: unknown): string {
   if (cause?.code === 'ECONNREFUSED') return 'connection refused';
   if (cause?.code === 'ENOTFOUND') return 'host not found';
   if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
-  return (error as Error).message ?? String(error);
+  return cause?.message ?? (error as Error).message ?? String(error);
 }

@@ -1,35 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-
-const BIN = new URL('../../src/cli/bin.js', import.meta.url).pathname;
-const children: ReturnType<typeof spawn>[] = [];
-afterAll(() => children.forEach((child) => child.kill('SIGTERM')));
-
-/** Starts the real CLI on a free port and resolves with its URL and everything it printed so far. */
-function startServe(args: string[]): Promise<{ url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 20_000);
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && output.includes('try:')) {
-        clearTimeout(timer);
-        resolve({ url, output: () => output });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
-}
-
-/** Runs the CLI to completion. */
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+import { describe, expect, it } from 'vitest';
+import { run, startServe } from './cli-helpers.ts';
 
 describe('tempmon serve (real HTTP)', () => {
   it('serves the default data with the default key and logs requests without the key', async () => {

@@ -1,0 +1,42 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { afterAll } from 'vitest';
+
+export const BIN = new URL('../../src/cli/bin.js', import.meta.url).pathname;
+const children: ReturnType<typeof spawn>[] = [];
+afterAll(() => children.forEach((child) => child.kill('SIGTERM')));
+
+/** Starts the real CLI on a free port and resolves with its URL and everything it printed so far. */
+export function startServe(args: string[]): Promise<{ url: string; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 20_000);
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url && output.includes('try:')) {
+        clearTimeout(timer);
+        resolve({ url, output: () => output });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+/** Runs the CLI to completion. */
+export const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+
+
+/** Runs the CLI to completion without blocking this process (which may be serving the target). */
+export function runAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
