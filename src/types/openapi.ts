@@ -246,6 +246,81 @@ export interface components {
         };
     };
     responses: {
+        /** @description The collection is not available at this address. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "about:blank",
+                 *       "title": "Not Found",
+                 *       "status": 404,
+                 *       "detail": "No operation at /alerts.",
+                 *       "instance": "/alerts"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Too many requests for this key; retry after the given number of seconds. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tempmon:problem:rate-limited",
+                 *       "title": "Too Many Requests",
+                 *       "status": 429,
+                 *       "detail": "More than 10 requests per second for this key.",
+                 *       "instance": "/alert"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The service failed. */
+        InternalServerError: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "about:blank",
+                 *       "title": "Internal Server Error",
+                 *       "status": 500,
+                 *       "detail": "The service failed; try again.",
+                 *       "instance": "/sensor"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The service is temporarily unavailable; retry after the given number of seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "about:blank",
+                 *       "title": "Service Unavailable",
+                 *       "status": 503,
+                 *       "detail": "The service is temporarily unavailable.",
+                 *       "instance": "/alert"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description A query parameter is malformed or out of its limits. */
         BadRequest: {
             headers: {
@@ -329,6 +404,11 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description Seconds to wait before retrying (RFC 9110 delay-seconds form).
+         * @example 2
+         */
+        "Retry-After": number;
+        /**
          * @description Number of records matching the request's search, across all pages.
          * @example 312
          */
@@ -383,6 +463,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSensors: {
@@ -425,6 +509,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -25,6 +25,10 @@ describe('listOperations', () => {
       { status: '400', contentTypes: ['application/problem+json'] },
       { status: '401', contentTypes: ['application/problem+json'] },
       { status: '403', contentTypes: ['application/problem+json'] },
+      { status: '404', contentTypes: ['application/problem+json'] },
+      { status: '429', contentTypes: ['application/problem+json'] },
+      { status: '500', contentTypes: ['application/problem+json'] },
+      { status: '503', contentTypes: ['application/problem+json'] },
     ]);
   });
 
