@@ -1,18 +1,35 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { collectionFor } from '../fixtures/collections.ts';
-import { inDocumentedOrder } from '../fixtures/documented-order.ts';
 import { DEFAULT_DATASET, generateDataset, type Dataset, type DatasetOptions } from '../fixtures/generate-dataset.ts';
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
+import { createDatasetStore, type DatasetStore } from './dataset-store.ts';
+import { addDocsPage } from './docs-page.ts';
+import { errorRate } from './error-rate.ts';
+import { forcedResponse } from './forced-response.ts';
+import { latency, type LatencyRange } from './latency.ts';
 import { listRoute } from './list-route.ts';
 import { PROBLEMS, problem } from './problem.ts';
-import { createRecordStore } from './record-store.ts';
+import { createRandomStream } from './random-stream.ts';
+import { rateLimit } from './rate-limit.ts';
 
 /** The key the mock accepts when none is configured. Documented, and only ever meant for local use. */
 export const DEFAULT_API_KEY = 'tempmon-dev-key';
+
+/** Simulated network and server conditions, for building loading, error and rate-limited states. */
+export interface ScenarioOptions {
+  /** Delay of every listing response, fixed or a range in milliseconds. */
+  readonly latency?: LatencyRange;
+  /** Share of listing requests (0..1) answered with 500 or 503. */
+  readonly errorRate?: number;
+  /** Requests per second per key before 429. */
+  readonly rateLimit?: number;
+  /** Seed of the random draws (latency, faults); defaults to the dataset's seed. */
+  readonly seed?: number;
+}
 
 /** Options of {@link createApp}. Everything is optional: the default is the kit's spec and dataset. */
 export interface AppOptions {
@@ -22,9 +39,14 @@ export interface AppOptions {
   readonly apiKeys?: readonly string[];
   /** Records to serve (as from a data file); they are served in the documented order. */
   readonly data?: Dataset;
-  /** Seed and counts of generated data, used when `data` is not given. */
+  /** A store to serve from instead, for data that changes while serving (watch mode). */
+  readonly store?: DatasetStore;
+  /** Seed and counts of generated data, used when neither `data` nor `store` is given. */
   readonly dataset?: DatasetOptions;
+  readonly scenarios?: ScenarioOptions;
 }
+
+const STREAM = { latency: 1, faults: 2 } as const;
 
 /**
  * Creates the mock server as a plain Hono app: use `app.request()` in tests, `app.fetch` as a fetch
@@ -32,11 +54,16 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions = {}): Hono {
   const spec = options.spec ?? loadSpec();
-  const data = options.data ?? generateDataset(spec.document, options.dataset ?? DEFAULT_DATASET);
+  const datasetOptions = options.dataset ?? DEFAULT_DATASET;
+  const store = options.store ?? createDatasetStore(options.data ?? generateDataset(spec.document, datasetOptions));
   const validator = createSchemaValidator(spec.document);
   const operations = listOperations(spec.document).filter((op) => op.method === 'get');
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
   const keyHeaders = [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))];
+  const scenarios = options.scenarios ?? {};
+  const seed = scenarios.seed ?? datasetOptions.seed;
+  const latencyStream = createRandomStream(seed, STREAM.latency);
+  const faultStream = createRandomStream(seed, STREAM.faults);
 
   const app = new Hono();
   app.use(
@@ -44,20 +71,24 @@ export function createApp(options: AppOptions = {}): Hono {
     cors({
       origin: '*',
       allowMethods: ['GET', 'HEAD', 'OPTIONS'],
-      allowHeaders: [...keyHeaders, 'Content-Type'],
-      exposeHeaders: ['X-Total-Count', 'Link'],
+      allowHeaders: [...keyHeaders, 'Content-Type', 'Prefer'],
+      exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'Preference-Applied'],
       maxAge: 600,
     }),
   );
   app.get('/openapi.json', (c) => c.json(spec.document));
   app.get('/openapi.yaml', (c) => c.body(spec.source, 200, { 'Content-Type': 'application/yaml; charset=utf-8' }));
+  addDocsPage(app);
 
   for (const operation of operations) {
     const path = operation.path.replace(/\{([^}]+)\}/g, ':$1');
-    const records = data[collectionFor(operation.itemSchema).key] ?? [];
-    const store = createRecordStore(options.data ? inDocumentedOrder(records) : records);
+    const key = collectionFor(operation.itemSchema).key;
+    // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
+    app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));
     if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, apiKeys));
-    app.get(path, listRoute(operation, store, validator));
+    if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation.apiKeyHeader));
+    if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream));
+    app.get(path, listRoute(operation, () => store.collection(key), validator));
     app.all(path, (c) =>
       problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${operation.path}; use GET.`, {
         headers: { Allow: 'GET, HEAD, OPTIONS' },

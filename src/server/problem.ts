@@ -19,10 +19,17 @@ export interface ParameterError {
 export const PROBLEMS = {
   invalidQuery: { type: 'urn:tempmon:problem:invalid-query', title: 'Invalid query parameter', status: 400 },
   unauthorized: { type: 'urn:tempmon:problem:unauthorized', title: 'Missing or unknown API key', status: 401 },
+  forbidden: { type: 'urn:tempmon:problem:forbidden', title: 'Forbidden', status: 403 },
   notFound: { type: 'about:blank', title: 'Not Found', status: 404 },
   methodNotAllowed: { type: 'about:blank', title: 'Method Not Allowed', status: 405 },
+  rateLimited: { type: 'urn:tempmon:problem:rate-limited', title: 'Too Many Requests', status: 429 },
   internal: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
+  unavailable: { type: 'about:blank', title: 'Service Unavailable', status: 503 },
 } as const satisfies Record<string, ProblemTemplate>;
+
+/** The template for an error status, if the mock has one. */
+export const problemFor = (status: number): ProblemTemplate | undefined =>
+  Object.values(PROBLEMS).find((template) => template.status === status);
 
 /** The media type of RFC 9457 problem documents. */
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';

@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Operation } from '../spec/operations.ts';
+import { parsePrefer } from './prefer.ts';
+import { problem, problemFor } from './problem.ts';
+
+/** Statuses whose answers tell a client when to come back. */
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+/**
+ * Prism-compatible forcing of an error state: `Prefer: code=503`, or `?__code=503` where a header is
+ * awkward (an <img>, a link). Only statuses the spec documents for the operation can be forced; any
+ * other preference is ignored, as RFC 7240 asks. It runs before auth, so a UI can show a 401 or 500
+ * state without a key.
+ */
+export function forcedResponse(operation: Operation): MiddlewareHandler {
+  const forcible = new Set(
+    operation.responses.map((r) => Number(r.status)).filter((status) => status >= 400 && problemFor(status) !== undefined),
+  );
+  return async (c, next) => {
+    const preferred = parsePrefer(c.req.header('prefer')).get('code');
+    const code = preferred ?? new URL(c.req.url).searchParams.get('__code') ?? undefined;
+    const status = code !== undefined && /^\d{3}$/.test(code) ? Number(code) : undefined;
+    if (status === undefined || !forcible.has(status)) return next();
+    const headers: Record<string, string> = {};
+    if (preferred !== undefined) headers['Preference-Applied'] = `code=${status}`;
+    if (RETRY_STATUSES.has(status)) headers['Retry-After'] = '1';
+    const how = preferred !== undefined ? `Prefer: code=${status}` : `__code=${status}`;
+    return problem(c, problemFor(status)!, `Forced by ${how}.`, { headers });
+  };
+}
