@@ -2,10 +2,13 @@ import { serve } from '@hono/node-server';
 import type { Dataset } from '../fixtures/generate-dataset.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { DEFAULT_API_KEY, createApp } from '../server/create-app.ts';
+import { createDatasetStore } from '../server/dataset-store.ts';
+import { MAX_DELAY_MS, type LatencyRange } from '../server/latency.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { DATASET_HELP, DATASET_OPTIONS, datasetOptions, hasDatasetOption } from './dataset-options.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { watchDataFile } from './watch-data-file.ts';
 
 /** Help of `tempmon serve`. */
 export const SERVE_HELP = `Usage: tempmon serve [options]
@@ -19,7 +22,14 @@ ${DATASET_HELP}
   --data FILE           serve the records of FILE ({ "alerts": [...], "sensors": [...] })
                         instead of generated ones; every record is validated first
   --api-key KEY         accepted key (repeatable; default ${DEFAULT_API_KEY})
+  --latency MS          delay every listing response: 200, or a range 100-800
+  --error-rate R        answer a share R (0..1) of listing requests with 500 or 503
+  --rate-limit N        at most N requests per second per key, then 429
+  --watch               with --data, reload the file when it changes
   --quiet               do not log requests
+
+Per request: Prefer: code=503 (or ?__code=503), Prefer: example=empty, Prefer: delay=300.
+Random choices follow the seed and the order of requests, so a session replays exactly.
   -h, --help            show this help`;
 
 /** Runs `tempmon serve`; resolves once listening, with a `close` to stop it. */
@@ -30,6 +40,10 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     host: { type: 'string' },
     data: { type: 'string' },
     'api-key': { type: 'string', multiple: true },
+    latency: { type: 'string' },
+    'error-rate': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    watch: { type: 'boolean' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -44,12 +58,20 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   if (values.data !== undefined && hasDatasetOption(values)) {
     throw new CliError('--data cannot be combined with --seed or record counts');
   }
+  if (values.watch && values.data === undefined) throw new CliError('--watch needs --data FILE');
+  const scenarios = {
+    ...(typeof values.latency === 'string' ? { latency: latencyOption(values.latency) } : {}),
+    ...(typeof values['error-rate'] === 'string' ? { errorRate: rateOption(values['error-rate']) } : {}),
+    ...(typeof values['rate-limit'] === 'string' ? { rateLimit: integerOption('rate-limit', values['rate-limit'], 1, 1_000_000) } : {}),
+  };
 
   const spec = loadSpec();
   const generated = datasetOptions(values);
   let data: Dataset | undefined;
   if (typeof values.data === 'string') data = loadDataFile(values.data, spec.document, createSchemaValidator(spec.document));
-  const app = createApp({ spec, apiKeys, ...(data ? { data } : { dataset: generated }) });
+  const store = data && createDatasetStore(data);
+  const app = createApp({ spec, apiKeys, scenarios, ...(store ? { store } : { dataset: generated }) });
+  const watcher = store && values.watch ? watchDataFile(values.data as string, spec, store, log) : undefined;
 
   const handler = values.quiet ? app.fetch : withAccessLog(app.fetch, log);
   const server = await listen(handler, host, port);
@@ -61,7 +83,32 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   // The default key is public and documented; a key the user chose is not printed back.
   log(values['api-key'] ? `  key: the ${apiKeys.length > 1 ? `${apiKeys.length} keys` : 'key'} given with --api-key` : `  key: ${DEFAULT_API_KEY}`);
   log(`  try: curl -H 'x-api-key: ${values['api-key'] ? '$KEY' : DEFAULT_API_KEY}' '${url}/alert?pageSize=2'`);
-  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  if (watcher) log(`  watching ${values.data as string} for changes`);
+  return {
+    url,
+    close: () => {
+      watcher?.close();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** `200` or `100-800`, in milliseconds. */
+function latencyOption(value: string): LatencyRange {
+  const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(value);
+  const min = Number(match?.[1]);
+  const max = match?.[2] === undefined ? min : Number(match[2]);
+  if (!match || min > max || max > MAX_DELAY_MS) {
+    throw new CliError(`--latency must be milliseconds (200) or a range (100-800) up to ${MAX_DELAY_MS}, got ${JSON.stringify(value)}`);
+  }
+  return { min, max };
+}
+
+/** A share from 0 to 1. */
+function rateOption(value: string): number {
+  const rate = /^(0|1|0?\.\d+|1\.0*)$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isNaN(rate)) throw new CliError(`--error-rate must be a number from 0 to 1, got ${JSON.stringify(value)}`);
+  return rate;
 }
 
 type FetchHandler = (request: Request) => Response | Promise<Response>;

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,32 @@ describe('tempmon serve (real HTTP)', () => {
   });
 });
 
+describe('tempmon serve --watch', () => {
+  it('reloads the data file on change and keeps the last good data after a bad edit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempmon-watch-'));
+    const file = join(dir, 'data.json');
+    expect(run('fixtures', '--seed', '3', '--alerts', '2', '--sensors', '1', '--out', file).status).toBe(0);
+    const { url, output } = await startServe(['--data', file, '--watch', '--quiet']);
+    const count = async () => ((await (await fetch(`${url}/alert`, { headers: { 'x-api-key': 'tempmon-dev-key' } })).json()) as unknown[]).length;
+    const until = async (test: () => boolean | Promise<boolean>) => {
+      for (let i = 0; i < 100 && !(await test()); i += 1) await new Promise((r) => setTimeout(r, 50));
+    };
+    expect(await count()).toBe(2);
+
+    expect(run('fixtures', '--seed', '3', '--alerts', '5', '--sensors', '1', '--out', file).status).toBe(0);
+    await until(async () => (await count()) === 5);
+    expect(await count()).toBe(5);
+    expect(output()).toContain(`reloaded ${file} (5 alerts, 1 sensors)`);
+
+    const broken = JSON.parse(readFileSync(file, 'utf8'));
+    broken.alerts[1].created_at = 'soon';
+    writeFileSync(file, JSON.stringify(broken));
+    await until(() => output().includes('kept the last good data'));
+    expect(output()).toContain(`kept the last good data: ${file}: alerts[1].created_at must match format "date-time"`);
+    expect(await count()).toBe(5);
+  });
+});
+
 describe('tempmon command line errors', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tempmon-cli-'));
   const bad = join(dir, 'bad.json');
@@ -60,6 +86,11 @@ describe('tempmon command line errors', () => {
     [['serve', '--data', join(dir, 'none.json')], 'none.json: cannot read data file (ENOENT)'],
     [['serve', '--data', bad], 'bad.json: sensors[0].battery_level must be integer'],
     [['serve', 'extra'], 'unexpected argument extra'],
+    [['serve', '--latency', 'slow'], '--latency must be milliseconds (200) or a range (100-800)'],
+    [['serve', '--latency', '800-100'], '--latency must be'],
+    [['serve', '--error-rate', '1.5'], '--error-rate must be a number from 0 to 1, got "1.5"'],
+    [['serve', '--rate-limit', '0'], '--rate-limit must be an integer from 1'],
+    [['serve', '--watch'], '--watch needs --data FILE'],
     [['frobnicate'], 'unknown command "frobnicate"'],
   ])('%j fails with one line and exit code 2', (args, message) => {
     const result = run(...args);
