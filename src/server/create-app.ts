@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { collectionFor } from '../fixtures/collections.ts';
-import { DEFAULT_DATASET, generateDataset, type Dataset, type DatasetOptions } from '../fixtures/generate-dataset.ts';
+import { DEFAULT_DATASET, type Dataset, type DatasetOptions } from '../fixtures/generate-dataset.ts';
+import { createRecordFactory } from '../fixtures/record-factory.ts';
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
-import { createDatasetStore, type DatasetStore } from './dataset-store.ts';
+import { createDatasetStore, createGeneratedDatasetStore, type DatasetStore } from './dataset-store.ts';
 import { addDocsPage } from './docs-page.ts';
 import { errorRate } from './error-rate.ts';
 import { forcedResponse } from './forced-response.ts';
@@ -55,7 +56,11 @@ const STREAM = { latency: 1, faults: 2 } as const;
 export function createApp(options: AppOptions = {}): Hono {
   const spec = options.spec ?? loadSpec();
   const datasetOptions = options.dataset ?? DEFAULT_DATASET;
-  const store = options.store ?? createDatasetStore(options.data ?? generateDataset(spec.document, datasetOptions));
+  const store =
+    options.store ??
+    (options.data
+      ? createDatasetStore(options.data)
+      : createGeneratedDatasetStore(createRecordFactory(spec.document, datasetOptions.seed), datasetOptions));
   const validator = createSchemaValidator(spec.document);
   const operations = listOperations(spec.document).filter((op) => op.method === 'get');
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -72,7 +77,7 @@ export function createApp(options: AppOptions = {}): Hono {
       origin: '*',
       allowMethods: ['GET', 'HEAD', 'OPTIONS'],
       allowHeaders: [...keyHeaders, 'Content-Type', 'Prefer'],
-      exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'Preference-Applied'],
+      exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'Preference-Applied', 'ETag'],
       maxAge: 600,
     }),
   );
@@ -88,7 +93,7 @@ export function createApp(options: AppOptions = {}): Hono {
     if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, apiKeys));
     if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation.apiKeyHeader));
     if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream));
-    app.get(path, listRoute(operation, () => store.collection(key), validator));
+    app.get(path, listRoute(operation, () => store.collection(key), () => store.version, validator));
     app.all(path, (c) =>
       problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${operation.path}; use GET.`, {
         headers: { Allow: 'GET, HEAD, OPTIONS' },

@@ -1,17 +1,3 @@
-/** Where a page starts and ends in a listing of `total` records, and how many pages there are. */
-export interface PageWindow {
-  readonly start: number;
-  readonly end: number;
-  /** Number of the last page; 1 for an empty listing, so `first` and `last` always exist. */
-  readonly last: number;
-}
-
-/** The window of 1-based `page` of size `pageSize`; a page past the end is empty. */
-export function pageWindow(total: number, page: number, pageSize: number): PageWindow {
-  const start = Math.min(total, (page - 1) * pageSize);
-  return { start, end: Math.min(total, start + pageSize), last: Math.max(1, Math.ceil(total / pageSize)) };
-}
-
 /**
  * An RFC 8288 Link header with absolute `first`, `prev`, `next` and `last` URLs. Absolute, because a
  * browser app on another origin would resolve a relative link against its own origin. Other query

@@ -1,38 +1,59 @@
 import type { ApiRecord } from '../fixtures/record-factory.ts';
+import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
+
+/** One page of the records matching a term, with how many match in all. */
+export interface PageResult {
+  readonly total: number;
+  readonly records: readonly ApiRecord[];
+}
+
+/** The search index is still being built; `done` is the share built so far (0..1). */
+export interface Warming {
+  readonly warming: number;
+}
 
 /** The records of one collection, in the documented order, with case-insensitive search. */
 export interface RecordStore {
   readonly size: number;
-  /** Records matching `term` (all of them for an empty term), in order. */
-  filter(term: string): readonly ApiRecord[];
+  /** Matches start..end-1 of `term` (every record for an empty term). */
+  page(term: string, start: number, end: number): PageResult | Warming;
 }
 
-// Joins fields so that no term can match across two of them (unless it contains this character).
-const SEPARATOR = '\u0000';
+const CACHED_TERMS = 64;
 
 /**
- * Indexes `records` for search: each record's string fields, and the strings of its arrays (such as
- * sites_id), lower-cased once into one haystack. Numbers and booleans are not searched.
+ * Remembers the matches of recent terms (least recently used goes first), so paging through the
+ * results of one search does not search again.
  */
-export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
-  let haystacks: string[] | undefined;
-  return {
-    size: records.length,
-    filter(term) {
-      if (term === '') return records;
-      haystacks ??= records.map(haystackOf);
-      const needle = term.toLowerCase();
-      if (needle.includes(SEPARATOR)) return [];
-      return records.filter((_, i) => haystacks![i]!.includes(needle));
-    },
+export function searchCache(search: (term: string) => Uint32Array): (term: string) => Uint32Array {
+  const recent = new Map<string, Uint32Array>();
+  return (term) => {
+    let hits = recent.get(term);
+    if (hits) recent.delete(term);
+    else hits = search(term);
+    recent.set(term, hits);
+    if (recent.size > CACHED_TERMS) recent.delete(recent.keys().next().value!);
+    return hits;
   };
 }
 
-function haystackOf(record: ApiRecord): string {
-  const parts: string[] = [];
-  for (const value of Object.values(record)) {
-    if (typeof value === 'string') parts.push(value);
-    else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') parts.push(item);
-  }
-  return parts.join(SEPARATOR).toLowerCase();
+/** A store over records held in memory (a data file, or a small generated set); indexed on first search. */
+export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
+  let index: SearchIndex | undefined;
+  const search = searchCache((term) => {
+    if (!index) {
+      const builder = createSearchIndexBuilder(records.slice(0, 2_000));
+      for (const record of records) builder.add(record);
+      index = builder.finish();
+    }
+    return index.search(term);
+  });
+  return {
+    size: records.length,
+    page(term, start, end) {
+      if (term === '') return { total: records.length, records: records.slice(start, end) };
+      const hits = search(term);
+      return { total: hits.length, records: Array.from(hits.subarray(start, end), (i) => records[i]!) };
+    },
+  };
 }

@@ -1,0 +1,57 @@
+import type { RecordFactory } from '../fixtures/record-factory.ts';
+import type { RecordStore } from './record-store.ts';
+import { searchCache } from './record-store.ts';
+import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
+
+/** Up to this many records, the search index is built when the first search arrives. */
+export const SYNC_INDEX_LIMIT = 50_000;
+const SLICE_MS = 4;
+const SAMPLE = 2_000;
+
+/**
+ * A store that holds no records: record i is generated from the seed when a page needs it (about
+ * 10 µs each), so a million-record dataset starts at once. A large collection's search index is built
+ * in the background, in slices of a few milliseconds between requests; until it is ready, a search
+ * gets `{ warming }` (the server answers 503 with Retry-After).
+ */
+export function createGeneratedStore(factory: RecordFactory, schema: string, count: number): RecordStore {
+  const record = (i: number) => factory.record(schema, i);
+  const sample = () => Array.from({ length: Math.min(count, SAMPLE) }, (_, i) => record(i));
+  let index: SearchIndex | undefined;
+  let built = 0;
+
+  if (count > SYNC_INDEX_LIMIT) {
+    const builder = createSearchIndexBuilder(sample());
+    const step = () => {
+      const until = performance.now() + SLICE_MS;
+      while (built < count && performance.now() < until) {
+        for (const stop = Math.min(count, built + 64); built < stop; built += 1) builder.add(record(built));
+      }
+      if (built < count) setImmediate(step);
+      else index = builder.finish();
+    };
+    setImmediate(step);
+  }
+
+  const search = searchCache((term) => {
+    if (!index) {
+      const builder = createSearchIndexBuilder(sample());
+      for (let i = 0; i < count; i += 1) builder.add(record(i));
+      index = builder.finish();
+    }
+    return index.search(term);
+  });
+
+  return {
+    size: count,
+    page(term, start, end) {
+      if (term === '') {
+        const stop = Math.min(end, count);
+        return { total: count, records: Array.from({ length: Math.max(0, stop - start) }, (_, k) => record(start + k)) };
+      }
+      if (!index && count > SYNC_INDEX_LIMIT) return { warming: built / count };
+      const hits = search(term);
+      return { total: hits.length, records: Array.from(hits.subarray(start, end), record) };
+    },
+  };
+}
