@@ -3,7 +3,7 @@ import { DEFAULT_DATASET, type DatasetOptions } from '../fixtures/generate-datas
 import { integerOption } from './cli-error.ts';
 
 const KEYS = Object.values(COLLECTIONS).map((collection) => collection.key);
-const MAX_RECORDS = 1_000_000;
+const MAX_RECORDS = 10_000_000;
 
 /** The options that choose generated data, shared by `serve` and `fixtures`: `--seed` and a count per collection. */
 export const DATASET_OPTIONS: Record<string, { type: 'string' }> = {

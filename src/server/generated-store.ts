@@ -1,3 +1,4 @@
+import { collectionFor } from '../fixtures/collections.ts';
 import type { RecordFactory } from '../fixtures/record-factory.ts';
 import type { RecordStore } from './record-store.ts';
 import { searchCache } from './record-store.ts';
@@ -5,23 +6,24 @@ import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
 
 /** Up to this many records, the search index is built when the first search arrives. */
 export const SYNC_INDEX_LIMIT = 50_000;
-const SLICE_MS = 4;
+const SLICE_MS = 1;
 const SAMPLE = 2_000;
 
 /**
  * A store that holds no records: record i is generated from the seed when a page needs it (about
  * 10 µs each), so a million-record dataset starts at once. A large collection's search index is built
- * in the background, in slices of a few milliseconds between requests; until it is ready, a search
+ * in the background, in slices of a millisecond between requests; until it is ready, a search
  * gets `{ warming }` (the server answers 503 with Retry-After).
  */
 export function createGeneratedStore(factory: RecordFactory, schema: string, count: number): RecordStore {
   const record = (i: number) => factory.record(schema, i);
+  const { pooledFields } = collectionFor(schema);
   const sample = () => Array.from({ length: Math.min(count, SAMPLE) }, (_, i) => record(i));
   let index: SearchIndex | undefined;
   let built = 0;
 
   if (count > SYNC_INDEX_LIMIT) {
-    const builder = createSearchIndexBuilder(sample());
+    const builder = createSearchIndexBuilder(sample(), pooledFields);
     const step = () => {
       const until = performance.now() + SLICE_MS;
       while (built < count && performance.now() < until) {
@@ -35,7 +37,7 @@ export function createGeneratedStore(factory: RecordFactory, schema: string, cou
 
   const search = searchCache((term) => {
     if (!index) {
-      const builder = createSearchIndexBuilder(sample());
+      const builder = createSearchIndexBuilder(sample(), pooledFields);
       for (let i = 0; i < count; i += 1) builder.add(record(i));
       index = builder.finish();
     }

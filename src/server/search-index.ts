@@ -14,7 +14,7 @@ export interface SearchIndexBuilder {
 // Records are joined with RS and fields with US: no generated or validated value contains either.
 const FIELD = '\u001f';
 const RECORD = '\u001e';
-const BLOCK_RECORDS = 65_536;
+const BLOCK_BYTES = 4 * 1024 * 1024;
 /** Above this many distinct values in the sample, a field is stored as text rather than as codes. */
 const DICTIONARY_LIMIT = 256;
 const MAX_CODES = 65_535;
@@ -27,12 +27,12 @@ function textOf(value: unknown): string | undefined {
 }
 
 /**
- * Starts an index whose layout is chosen from `sample` (the first records). Fields with few distinct
- * values (status, account_id, sites_id...) become 16-bit codes into a dictionary, searched once per
- * term; the rest (ids, timestamps, codes) go into Latin-1 blocks searched with Buffer.indexOf, which
+ * Starts an index whose layout is chosen from `sample` (the first records), or from `pooledFields`
+ * when the generator says which fields draw from small sets. Those (status, account_id, sites_id...)
+ * become 16-bit codes into a dictionary, searched once per term; the rest (ids, timestamps, codes) go into Latin-1 blocks searched with Buffer.indexOf, which
  * runs natively. A million alerts then take about 250 MB and a search a few tens of milliseconds.
  */
-export function createSearchIndexBuilder(sample: readonly ApiRecord[]): SearchIndexBuilder {
+export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFields?: readonly string[]): SearchIndexBuilder {
   const distinct = new Map<string, Set<string>>();
   for (const record of sample) {
     for (const [field, value] of Object.entries(record)) {
@@ -43,25 +43,33 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[]): SearchIn
       if (seen.size <= DICTIONARY_LIMIT) seen.add(text);
     }
   }
-  const dictionaryFields = [...distinct].filter(([, values]) => values.size <= DICTIONARY_LIMIT).map(([field]) => field);
+  const dictionaryFields = pooledFields ?? [...distinct].filter(([, values]) => values.size <= DICTIONARY_LIMIT).map(([field]) => field);
   const dictionaries = new Map(
     dictionaryFields.map((field) => [field, { values: [] as string[], codes: new Map<string, number>(), column: new Uint16Array(1024) }]),
   );
 
+  // Text goes straight into fixed-size Latin-1/UTF-8 blocks: no large intermediate strings.
   const blocks: { buffer: Buffer; starts: Uint32Array }[] = [];
-  let texts: string[] = [];
+  let buffer = Buffer.allocUnsafe(BLOCK_BYTES);
+  let starts: number[] = [];
+  let used = 0;
   let count = 0;
   const flush = () => {
-    if (texts.length === 0) return;
-    const starts = new Uint32Array(texts.length + 1);
-    let offset = 0;
-    texts.forEach((text, i) => {
-      starts[i] = offset;
-      offset += Buffer.byteLength(text, 'utf8') + 1;
-    });
-    starts[texts.length] = offset;
-    blocks.push({ buffer: Buffer.from(texts.join(RECORD) + RECORD, 'utf8'), starts });
-    texts = [];
+    if (starts.length === 0) return;
+    blocks.push({ buffer: buffer.subarray(0, used), starts: Uint32Array.from([...starts, used]) });
+    buffer = Buffer.allocUnsafe(BLOCK_BYTES);
+    starts = [];
+    used = 0;
+  };
+  const append = (text: string) => {
+    const size = Buffer.byteLength(text, 'utf8') + 1;
+    if (used + size > buffer.length) {
+      flush();
+      if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
+    }
+    starts.push(used);
+    used += buffer.write(text, used, 'utf8');
+    buffer[used++] = 0x1e; // RECORD
   };
 
   return {
@@ -94,9 +102,8 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[]): SearchIn
         if (code === undefined) parts.push(text);
         else dictionary.column[count] = code;
       }
-      texts.push(parts.join(FIELD));
+      append(parts.join(FIELD));
       count += 1;
-      if (texts.length === BLOCK_RECORDS) flush();
     },
     finish() {
       flush();
