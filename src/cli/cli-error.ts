@@ -9,11 +9,11 @@ export class CliError extends Error {
  * `util.parseArgs` in strict mode, with its verbose errors turned into one-line usage errors that
  * name the offending option and the help to read.
  */
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
-  command: string,
-  args: readonly string[],
-  options: T,
-) {
+/** Parsed option values by name, typed from the options' config. */
+export type OptionValues<T extends Options> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>['values'];
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export function parseOptions<T extends Options>(command: string, args: readonly string[], options: T): OptionValues<T> {
   try {
     return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
   } catch (error) {

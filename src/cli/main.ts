@@ -2,11 +2,7 @@
 import { DataFileError } from '../fixtures/load-data-file.ts';
 import { ContractSetupError } from '../contract/types.ts';
 import { SpecError } from '../spec/load-spec.ts';
-import { assumptionsCommand } from './assumptions.ts';
 import { CliError } from './cli-error.ts';
-import { contractCommand } from './contract.ts';
-import { fixturesCommand } from './fixtures.ts';
-import { serveCommand } from './serve.ts';
 
 const HELP = `Usage: tempmon <command> [options]
 
@@ -24,7 +20,9 @@ Run tempmon <command> --help for a command's options.`;
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
   switch (command) {
+    // Each command is imported when run: `serve` must not pay for loading prism-http (contract).
     case 'serve': {
+      const { serveCommand } = await import('./serve.ts');
       const running = await serveCommand(args);
       if (running) {
         const stop = () => void running.close().then(() => process.exit(0));
@@ -34,12 +32,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     case 'fixtures':
-      fixturesCommand(args);
+      (await import('./fixtures.ts')).fixturesCommand(args);
       return 0;
     case 'contract':
-      return contractCommand(args);
+      return (await import('./contract.ts')).contractCommand(args);
     case 'assumptions':
-      assumptionsCommand(args);
+      (await import('./assumptions.ts')).assumptionsCommand(args);
       return 0;
     case undefined:
     case '-h':

@@ -1,13 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll } from 'vitest';
 
-export const BIN = new URL('../../src/cli/bin.js', import.meta.url).pathname;
+/** The CLI from source, run through tsx (the built one is checked in dist.test.ts). */
+export const BIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+const NODE_ARGS = ['--import', 'tsx'];
 const children: ReturnType<typeof spawn>[] = [];
 afterAll(() => children.forEach((child) => child.kill('SIGTERM')));
 
 /** Starts the real CLI on a free port and resolves with its URL and everything it printed so far. */
 export function startServe(args: string[]): Promise<{ url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
@@ -26,13 +28,13 @@ export function startServe(args: string[]): Promise<{ url: string; output: () =>
 }
 
 /** Runs the CLI to completion. */
-export const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+export const run = (...args: string[]) => spawnSync(process.execPath, [...NODE_ARGS, BIN, ...args], { encoding: 'utf8' });
 
 
 /** Runs the CLI to completion without blocking this process (which may be serving the target). */
 export function runAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_ARGS, BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
