@@ -1,8 +1,9 @@
-import { serve } from '@hono/node-server';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Dataset } from '../fixtures/generate-dataset.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
-import { DEFAULT_API_KEY, createApp } from '../server/create-app.ts';
+import { DEFAULT_API_KEY, createMock } from '../server/create-app.ts';
 import { createDatasetStore } from '../server/dataset-store.ts';
+import { nodeListener } from '../server/node-listener.ts';
 import { MAX_DELAY_MS, type LatencyRange } from '../server/latency.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
@@ -70,11 +71,10 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   let data: Dataset | undefined;
   if (typeof values.data === 'string') data = loadDataFile(values.data, spec.document, createSchemaValidator(spec.document));
   const store = data && createDatasetStore(data);
-  const app = createApp({ spec, apiKeys, scenarios, ...(store ? { store } : { dataset: generated }) });
+  const mock = createMock({ spec, apiKeys, scenarios, ...(store ? { store } : { dataset: generated }) });
   const watcher = store && values.watch ? watchDataFile(values.data as string, spec, store, log) : undefined;
 
-  const handler = values.quiet ? app.fetch : withAccessLog(app.fetch, log);
-  const server = await listen(handler, host, port);
+  const server = await listen(nodeListener(mock, values.quiet ? undefined : log), host, port);
   const address = server.address();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${typeof address === 'object' && address ? address.port : port}`;
   const counts = Object.entries(data ?? generated.counts).map(([key, v]) => `${typeof v === 'number' ? v : v.length} ${key}`);
@@ -111,24 +111,13 @@ function rateOption(value: string): number {
   return rate;
 }
 
-type FetchHandler = (request: Request) => Response | Promise<Response>;
-
-function listen(fetch: FetchHandler, hostname: string, port: number) {
-  return new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const server = serve({ fetch, hostname, port }, () => resolve(server));
+/** Listens on `hostname:port`; a port in use is a one-line error. */
+function listen(listener: RequestListener, hostname: string, port: number) {
+  const server = createServer(listener);
+  return new Promise<Server>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(new CliError(`cannot listen on ${hostname}:${port}: ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`)),
     );
+    server.listen(port, hostname, () => resolve(server));
   });
-}
-
-/** One line per request: method, path and query, status, duration. Headers (and so the key) are never logged. */
-function withAccessLog(fetch: FetchHandler, log: (line: string) => void): FetchHandler {
-  return async (request) => {
-    const started = performance.now();
-    const response = await fetch(request);
-    const url = new URL(request.url);
-    log(`${request.method} ${url.pathname}${url.search} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
-    return response;
-  };
 }

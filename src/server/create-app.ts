@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { collectionFor } from '../fixtures/collections.ts';
@@ -6,13 +7,15 @@ import { createRecordFactory } from '../fixtures/record-factory.ts';
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
+import { AnswerCache } from './answer-cache.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { createDatasetStore, createGeneratedDatasetStore, type DatasetStore } from './dataset-store.ts';
 import { addDocsPage } from './docs-page.ts';
 import { errorRate } from './error-rate.ts';
+import { CORS_RESPONSE_HEADERS, createFastPath, type FastListing } from './fast-path.ts';
 import { forcedResponse } from './forced-response.ts';
 import { latency, type LatencyRange } from './latency.ts';
-import { listRoute } from './list-route.ts';
+import { listRoute, listingAnswerer } from './list-route.ts';
 import { PROBLEMS, problem } from './problem.ts';
 import { createRandomStream } from './random-stream.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -54,6 +57,18 @@ const STREAM = { latency: 1, faults: 2 } as const;
  * handler, or serve it with @hono/node-server. Routes, query validation and auth come from the spec.
  */
 export function createApp(options: AppOptions = {}): Hono {
+  return createMock(options).app;
+}
+
+/** The app, and a node:http fast path for answers it has already computed (what `tempmon serve` runs). */
+export interface Mock {
+  readonly app: Hono;
+  /** Answers a repeated listing request from cache; false when the app must answer it. */
+  readonly fastPath: (request: IncomingMessage, response: ServerResponse) => boolean;
+}
+
+/** Creates the app and its fast path (see {@link createApp}). */
+export function createMock(options: AppOptions = {}): Mock {
   const spec = options.spec ?? loadSpec();
   const datasetOptions = options.dataset ?? DEFAULT_DATASET;
   const store =
@@ -77,7 +92,7 @@ export function createApp(options: AppOptions = {}): Hono {
       origin: '*',
       allowMethods: ['GET', 'HEAD', 'OPTIONS'],
       allowHeaders: [...keyHeaders, 'Content-Type', 'Prefer'],
-      exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'Preference-Applied', 'ETag'],
+      exposeHeaders: CORS_RESPONSE_HEADERS['access-control-expose-headers']!.split(','),
       maxAge: 600,
     }),
   );
@@ -85,15 +100,18 @@ export function createApp(options: AppOptions = {}): Hono {
   app.get('/openapi.yaml', (c) => c.body(spec.source, 200, { 'Content-Type': 'application/yaml; charset=utf-8' }));
   addDocsPage(app);
 
+  const listings: FastListing[] = [];
   for (const operation of operations) {
     const path = operation.path.replace(/\{([^}]+)\}/g, ':$1');
     const key = collectionFor(operation.itemSchema).key;
+    const answer = listingAnswerer(operation, () => store.collection(key), () => store.version, validator, new AnswerCache());
+    listings.push({ path: operation.path, answer, ...(operation.apiKeyHeader ? { keyHeader: operation.apiKeyHeader } : {}) });
     // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
     app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));
     if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, apiKeys));
     if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation.apiKeyHeader));
     if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream));
-    app.get(path, listRoute(operation, () => store.collection(key), () => store.version, validator));
+    app.get(path, listRoute(answer));
     app.all(path, (c) =>
       problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${operation.path}; use GET.`, {
         headers: { Allow: 'GET, HEAD, OPTIONS' },
@@ -107,5 +125,8 @@ export function createApp(options: AppOptions = {}): Hono {
     console.error(`tempmon: unexpected error on ${c.req.method} ${new URL(c.req.url).pathname}: ${error.message}`);
     return problem(c, PROBLEMS.internal, 'The mock failed unexpectedly; this is a bug in tempmon-kit.');
   });
-  return app;
+  // Simulated conditions must see every request, so they turn the fast path off.
+  const simulated = scenarios.latency !== undefined || scenarios.errorRate !== undefined || scenarios.rateLimit !== undefined;
+  const fastPath = simulated ? () => false : createFastPath(listings, apiKeys);
+  return { app, fastPath };
 }

@@ -1,5 +1,5 @@
 import { collectionFor } from '../fixtures/collections.ts';
-import type { RecordFactory } from '../fixtures/record-factory.ts';
+import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
 import type { RecordStore } from './record-store.ts';
 import { searchCache } from './record-store.ts';
 import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
@@ -7,6 +7,7 @@ import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
 /** Up to this many records, the search index is built when the first search arrives. */
 export const SYNC_INDEX_LIMIT = 50_000;
 const SLICE_MS = 1;
+const KEEP_LIMIT = 20_000;
 const SAMPLE = 2_000;
 
 /**
@@ -16,7 +17,9 @@ const SAMPLE = 2_000;
  * gets `{ warming }` (the server answers 503 with Retry-After).
  */
 export function createGeneratedStore(factory: RecordFactory, schema: string, count: number): RecordStore {
-  const record = (i: number) => factory.record(schema, i);
+  // A small collection keeps each record once made (a few MB); a large one makes them again when asked.
+  const kept: (ApiRecord | undefined)[] | undefined = count <= KEEP_LIMIT ? new Array(count) : undefined;
+  const record = kept ? (i: number) => (kept[i] ??= factory.record(schema, i)) : (i: number) => factory.record(schema, i);
   const { pooledFields } = collectionFor(schema);
   const sample = () => Array.from({ length: Math.min(count, SAMPLE) }, (_, i) => record(i));
   let index: SearchIndex | undefined;
@@ -39,7 +42,7 @@ export function createGeneratedStore(factory: RecordFactory, schema: string, cou
     if (!index) {
       const builder = createSearchIndexBuilder(sample(), pooledFields);
       for (let i = 0; i < count; i += 1) builder.add(record(i));
-      index = builder.finish();
+      index = builder.finish({ trigrams: true });
     }
     return index.search(term);
   });

@@ -20,6 +20,8 @@ export interface RecordStore {
 }
 
 const CACHED_TERMS = 64;
+/** Up to this many records, searches use trigram postings (they cost a few times the text's size). */
+export const TRIGRAM_LIMIT = 50_000;
 
 /**
  * Remembers the matches of recent terms (least recently used goes first), so paging through the
@@ -44,7 +46,7 @@ export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
     if (!index) {
       const builder = createSearchIndexBuilder(records.slice(0, 2_000));
       for (const record of records) builder.add(record);
-      index = builder.finish();
+      index = builder.finish({ trigrams: records.length <= TRIGRAM_LIMIT });
     }
     return index.search(term);
   });

@@ -1,4 +1,5 @@
 import type { ApiRecord } from '../fixtures/record-factory.ts';
+import { searchColumn, trigramsOf, type TextColumn } from './text-column.ts';
 
 /** Finds, in order, the positions of the records whose string fields contain a term, ignoring case. */
 export interface SearchIndex {
@@ -8,7 +9,8 @@ export interface SearchIndex {
 /** Builds a {@link SearchIndex} one record at a time, so a large one can be built in slices. */
 export interface SearchIndexBuilder {
   add(record: ApiRecord): void;
-  finish(): SearchIndex;
+  /** With `trigrams`, record texts also get trigram postings: faster searches for ~4x the memory. */
+  finish(options?: { trigrams?: boolean }): SearchIndex;
 }
 
 // Records are joined with RS and fields with US: no generated or validated value contains either.
@@ -105,9 +107,22 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
       append(parts.join(FIELD));
       count += 1;
     },
-    finish() {
+    finish({ trigrams = false } = {}) {
       flush();
-      const columns = [...dictionaries.values()].map((d) => ({ values: d.values, column: d.column.subarray(0, count) }));
+      const texts = blocks.map((block) => ({ column: block, trigrams: trigrams ? trigramsOf(block) : undefined }));
+      // Each dictionary is searched natively too: its values in one buffer, one after the other.
+      const columns = [...dictionaries.values()].map((d) => {
+        const starts = new Uint32Array(d.values.length + 1);
+        let offset = 0;
+        d.values.forEach((value, code) => {
+          starts[code] = offset;
+          offset += Buffer.byteLength(value, 'utf8') + 1;
+        });
+        starts[d.values.length] = offset;
+        const text: TextColumn = { starts, buffer: Buffer.from(d.values.map((v) => v + RECORD).join(''), 'utf8') };
+        // Reused by every search (and cleared after), rather than 64 KB allocated per field per search.
+        return { text, trigrams: trigramsOf(text), column: d.column.subarray(0, count), matching: new Uint8Array(MAX_CODES + 1) };
+      });
       const total = count;
       return {
         search(term) {
@@ -117,27 +132,20 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
           const hit = new Uint8Array(total);
           const bytes = Buffer.from(needle, 'utf8');
           let first = 0;
-          for (const { buffer, starts } of blocks) {
-            let from = 0;
-            while (from < buffer.length) {
-              const at = buffer.indexOf(bytes, from);
-              if (at < 0) break;
-              const i = lastStartAtOrBefore(starts, at);
-              hit[first + i] = 1;
-              from = starts[i + 1]!;
-            }
-            first += starts.length - 1;
+          for (const { column, trigrams: postings } of texts) {
+            const offset = first;
+            searchColumn(column, bytes, postings, (i) => (hit[offset + i] = 1));
+            first += column.starts.length - 1;
           }
-          for (const { values, column } of columns) {
-            const matching = new Uint8Array(MAX_CODES + 1);
-            let any = false;
-            values.forEach((value, code) => {
-              if (!value.includes(needle)) return;
+          for (const { text, trigrams: postings, column, matching } of columns) {
+            const codes: number[] = [];
+            searchColumn(text, bytes, postings, (code) => {
               matching[code] = 1;
-              any = true;
+              codes.push(code);
             });
-            if (!any) continue;
+            if (codes.length === 0) continue;
             for (let i = 0; i < total; i += 1) if (matching[column[i]!]) hit[i] = 1;
+            for (const code of codes) matching[code] = 0;
           }
           let matches = 0;
           for (let i = 0; i < total; i += 1) matches += hit[i]!;
@@ -148,16 +156,4 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
       };
     },
   };
-}
-
-/** Index of the last record start <= offset (binary search; starts are ascending). */
-function lastStartAtOrBefore(starts: Uint32Array, offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

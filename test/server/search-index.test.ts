@@ -14,15 +14,15 @@ const scan = (records: readonly Record<string, unknown>[], term: string) =>
       : [],
   );
 
-const build = (records: readonly Record<string, unknown>[], sample = 200) => {
+const build = (records: readonly Record<string, unknown>[], sample = 200, trigrams = false) => {
   const builder = createSearchIndexBuilder(records.slice(0, sample));
   records.forEach((r) => builder.add(r));
-  return builder.finish();
+  return builder.finish({ trigrams });
 };
 
-describe('search index', () => {
-  const alertIndex = build(alerts!);
-  const sensorIndex = build(sensors!);
+describe.each([false, true])('search index (trigrams: %s)', (trigrams) => {
+  const alertIndex = build(alerts!, 200, trigrams);
+  const sensorIndex = build(sensors!, 200, trigrams);
 
   it('agrees with a plain scan on terms taken from the data, in any case', () => {
     const terms = fc.sample(
@@ -50,7 +50,7 @@ describe('search index', () => {
 
   it('keeps a value as text when a sampled-as-rare field turns out to have many values', () => {
     // A sample of 5 sees 5 codes; the other 1,495 must still be found.
-    const index = build(alerts!, 5);
+    const index = build(alerts!, 5, trigrams);
     const code = String(alerts![1234]!.code);
     expect(Array.from(index.search(code))).toEqual(scan(alerts!, code));
   });

@@ -1,0 +1,63 @@
+/** Texts stored one after another in a buffer, each ending with a separator byte. */
+export interface TextColumn {
+  readonly buffer: Buffer;
+  /** Where each text starts; one more entry than texts, the last being the end. */
+  readonly starts: Uint32Array;
+}
+
+/** Posting lists: for each 3-byte sequence, the texts that contain it, ascending. */
+export type Trigrams = Map<number, Uint32Array>;
+
+/** Builds the trigram postings of a column: a few bytes per byte of text, so only for small columns. */
+export function trigramsOf({ buffer, starts }: TextColumn): Trigrams {
+  const lists = new Map<number, number[]>();
+  for (let d = 0; d + 1 < starts.length; d += 1) {
+    for (let i = starts[d]!, end = starts[d + 1]! - 3; i <= end; i += 1) {
+      const key = (buffer[i]! << 16) | (buffer[i + 1]! << 8) | buffer[i + 2]!;
+      let list = lists.get(key);
+      if (!list) lists.set(key, (list = []));
+      if (list[list.length - 1] !== d) list.push(d);
+    }
+  }
+  return new Map([...lists].map(([key, list]) => [key, Uint32Array.from(list)]));
+}
+
+/**
+ * Calls `found(d)` for each text `d` containing `needle`, in order. With trigrams and a needle of three
+ * bytes or more, only the texts holding its rarest trigram are checked; otherwise the whole buffer is
+ * scanned natively with Buffer.indexOf.
+ */
+export function searchColumn(column: TextColumn, needle: Buffer, trigrams: Trigrams | undefined, found: (d: number) => void): void {
+  const { buffer, starts } = column;
+  if (trigrams && needle.length >= 3) {
+    let rarest: Uint32Array | undefined;
+    for (let i = 0; i + 3 <= needle.length; i += 1) {
+      const list = trigrams.get((needle[i]! << 16) | (needle[i + 1]! << 8) | needle[i + 2]!);
+      if (!list) return;
+      if (!rarest || list.length < rarest.length) rarest = list;
+    }
+    for (const d of rarest!) {
+      if (buffer.subarray(starts[d]!, starts[d + 1]!).indexOf(needle) >= 0) found(d);
+    }
+    return;
+  }
+  for (let from = 0; from < buffer.length; ) {
+    const at = buffer.indexOf(needle, from);
+    if (at < 0) break;
+    const d = lastStartAtOrBefore(starts, at);
+    found(d);
+    from = starts[d + 1]!;
+  }
+}
+
+/** Index of the last start <= offset (binary search; starts ascend). */
+function lastStartAtOrBefore(starts: Uint32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
