@@ -8,11 +8,13 @@ export function linkHeader(
   names: { readonly page: string; readonly pageSize: string },
   { page, pageSize, last }: { page: number; pageSize: number; last: number },
 ): string {
+  const url = new URL(requestUrl);
+  const base = `${url.origin}${url.pathname}?`;
   const link = (target: number, rel: string) => {
-    const url = new URL(requestUrl);
-    url.searchParams.set(names.page, String(target));
-    url.searchParams.set(names.pageSize, String(pageSize));
-    return `<${url.href}>; rel="${rel}"`;
+    const params = new URLSearchParams(url.search);
+    params.set(names.page, String(target));
+    params.set(names.pageSize, String(pageSize));
+    return `<${base}${params}>; rel="${rel}"`;
   };
   const links = [link(1, 'first')];
   if (page > 1) links.push(link(Math.min(page - 1, last), 'prev'));

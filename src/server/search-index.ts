@@ -120,40 +120,60 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
         });
         starts[d.values.length] = offset;
         const text: TextColumn = { starts, buffer: Buffer.from(d.values.map((v) => v + RECORD).join(''), 'utf8') };
+        const column = d.column.subarray(0, count);
+        // Records by code, so a matching value leads straight to its records (small collections only).
+        const byCode = trigrams ? recordsByCode(column, d.values.length) : undefined;
         // Reused by every search (and cleared after), rather than 64 KB allocated per field per search.
-        return { text, trigrams: trigramsOf(text), column: d.column.subarray(0, count), matching: new Uint8Array(MAX_CODES + 1) };
+        return { text, trigrams: trigramsOf(text), column, byCode, matching: new Uint8Array(MAX_CODES + 1) };
       });
       const total = count;
+      const seen = new Uint8Array(total);
       return {
         search(term) {
           const needle = term.toLowerCase();
           if (needle === '') return Uint32Array.from({ length: total }, (_, i) => i);
           if (needle.includes(FIELD) || needle.includes(RECORD)) return new Uint32Array(0);
-          const hit = new Uint8Array(total);
+          const hits: number[] = [];
+          const mark = (i: number) => {
+            if (seen[i]) return;
+            seen[i] = 1;
+            hits.push(i);
+          };
           const bytes = Buffer.from(needle, 'utf8');
           let first = 0;
           for (const { column, trigrams: postings } of texts) {
             const offset = first;
-            searchColumn(column, bytes, postings, (i) => (hit[offset + i] = 1));
+            searchColumn(column, bytes, postings, (i) => mark(offset + i));
             first += column.starts.length - 1;
           }
-          for (const { text, trigrams: postings, column, matching } of columns) {
+          for (const { text, trigrams: postings, column, byCode, matching } of columns) {
             const codes: number[] = [];
             searchColumn(text, bytes, postings, (code) => {
               matching[code] = 1;
               codes.push(code);
             });
             if (codes.length === 0) continue;
-            for (let i = 0; i < total; i += 1) if (matching[column[i]!]) hit[i] = 1;
+            if (byCode) for (const code of codes) for (const i of byCode(code)) mark(i);
+            else for (let i = 0; i < total; i += 1) if (matching[column[i]!]) mark(i);
             for (const code of codes) matching[code] = 0;
           }
-          let matches = 0;
-          for (let i = 0; i < total; i += 1) matches += hit[i]!;
-          const out = new Uint32Array(matches);
-          for (let i = 0, j = 0; i < total; i += 1) if (hit[i]) out[j++] = i;
-          return out;
+          for (const i of hits) seen[i] = 0;
+          return Uint32Array.from(hits).sort();
         },
       };
     },
   };
+}
+
+/** For each code of a column, the records holding it (ascending). */
+function recordsByCode(column: Uint16Array, codes: number): (code: number) => Uint32Array {
+  const counts = new Uint32Array(codes + 1);
+  for (const code of column) if (code < codes) counts[code + 1]! += 1;
+  for (let c = 1; c <= codes; c += 1) counts[c]! += counts[c - 1]!;
+  const records = new Uint32Array(counts[codes]!);
+  const fill = counts.slice(0, codes);
+  column.forEach((code, i) => {
+    if (code < codes) records[fill[code]!++] = i;
+  });
+  return (code) => records.subarray(counts[code]!, counts[code + 1]!);
 }

@@ -30,13 +30,18 @@ export function trigramsOf({ buffer, starts }: TextColumn): Trigrams {
 export function searchColumn(column: TextColumn, needle: Buffer, trigrams: Trigrams | undefined, found: (d: number) => void): void {
   const { buffer, starts } = column;
   if (trigrams && needle.length >= 3) {
-    let rarest: Uint32Array | undefined;
+    const lists: Uint32Array[] = [];
     for (let i = 0; i + 3 <= needle.length; i += 1) {
       const list = trigrams.get((needle[i]! << 16) | (needle[i + 1]! << 8) | needle[i + 2]!);
       if (!list) return;
-      if (!rarest || list.length < rarest.length) rarest = list;
+      lists.push(list);
     }
-    for (const d of rarest!) {
+    // Intersect the rarest lists until few candidates remain, then check those few for real.
+    lists.sort((a, b) => a.length - b.length);
+    let candidates: ArrayLike<number> = lists[0]!;
+    for (let k = 1; k < Math.min(lists.length, 4) && candidates.length > 8; k += 1) candidates = intersect(candidates, lists[k]!);
+    for (let j = 0; j < candidates.length; j += 1) {
+      const d = candidates[j]!;
       if (buffer.subarray(starts[d]!, starts[d + 1]!).indexOf(needle) >= 0) found(d);
     }
     return;
@@ -60,4 +65,19 @@ function lastStartAtOrBefore(starts: Uint32Array, offset: number): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+/** The values in both ascending lists. */
+function intersect(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i += 1;
+    else if (a[i]! > b[j]!) j += 1;
+    else {
+      out.push(a[i]!);
+      i += 1;
+      j += 1;
+    }
+  }
+  return out;
 }
