@@ -12,6 +12,7 @@ Commands:
   serve        serve the mock with deterministic seeded data (or a data file)
   fixtures     write a generated dataset as a data file
   contract     check a running server against the spec (exit 0 conformant, 1 violations, 2 could not run)
+  proxy        forward to a real deployment, checking every response against the spec
   assumptions  list what the spec assumes where the interface is silent
 
 Run tempmon <command> --help for a command's options.`;
@@ -24,6 +25,15 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'serve': {
       const { serveCommand } = await import('./serve.ts');
       const running = await serveCommand(args);
+      if (running) {
+        const stop = () => void running.close().then(() => process.exit(0));
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      }
+      return 0;
+    }
+    case 'proxy': {
+      const running = await (await import('./proxy.ts')).proxyCommand(args);
       if (running) {
         const stop = () => void running.close().then(() => process.exit(0));
         process.once('SIGINT', stop);

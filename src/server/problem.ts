@@ -24,7 +24,9 @@ export const PROBLEMS = {
   methodNotAllowed: { type: 'about:blank', title: 'Method Not Allowed', status: 405 },
   rateLimited: { type: 'urn:tempmon:problem:rate-limited', title: 'Too Many Requests', status: 429 },
   internal: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
+  badGateway: { type: 'urn:tempmon:problem:bad-gateway', title: 'Bad Gateway', status: 502 },
   unavailable: { type: 'about:blank', title: 'Service Unavailable', status: 503 },
+  gatewayTimeout: { type: 'urn:tempmon:problem:gateway-timeout', title: 'Gateway Timeout', status: 504 },
 } as const satisfies Record<string, ProblemTemplate>;
 
 /** The template for an error status, if the mock has one. */
@@ -42,7 +44,7 @@ export function problem(
   c: Context,
   template: ProblemTemplate,
   detail: string,
-  extra: { errors?: readonly ParameterError[]; headers?: Record<string, string> } = {},
+  extra: { errors?: readonly ParameterError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
 ): Response {
   const url = new URL(c.req.url);
   const body = {
@@ -52,6 +54,7 @@ export function problem(
     detail,
     instance: asUriReference(url.pathname + url.search),
     ...(extra.errors ? { errors: extra.errors } : {}),
+    ...extra.extra,
   };
   return c.body(JSON.stringify(body), template.status, { 'Content-Type': PROBLEM_MEDIA_TYPE, ...extra.headers });
 }

@@ -8,8 +8,8 @@ const children: ReturnType<typeof spawn>[] = [];
 afterAll(() => children.forEach((child) => child.kill('SIGTERM')));
 
 /** Starts the real CLI on a free port and resolves with its URL and everything it printed so far. */
-export function startServe(args: string[]): Promise<{ url: string; output: () => string }> {
-  const child = spawn(process.execPath, [...NODE_ARGS, BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServe(args: string[], command = 'serve'): Promise<{ url: string; output: () => string }> {
+  const child = spawn(process.execPath, [...NODE_ARGS, BIN, command, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
@@ -17,8 +17,8 @@ export function startServe(args: string[]): Promise<{ url: string; output: () =>
     child.stderr!.on('data', (chunk) => (output += chunk));
     child.stdout!.on('data', (chunk) => {
       output += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && output.includes('try:')) {
+      const url = /listening on (http:\/\/[^\s,]+)/.exec(output)?.[1];
+      if (url && (output.includes('try:') || output.includes('violations:'))) {
         clearTimeout(timer);
         resolve({ url, output: () => output });
       }

@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createProxy } from '../proxy/create-proxy.ts';
+import { loadSpec } from '../spec/load-spec.ts';
+import { CliError, integerOption, parseOptions } from './cli-error.ts';
+
+/** Help of `tempmon proxy`. */
+export const PROXY_HELP = `Usage: tempmon proxy --target URL [options]
+
+Forwards GET /alert and /sensor to a real deployment and returns its responses unchanged, while
+checking every request and response against spec/openapi.yaml. Each violation is logged as one line
+(never the key) and listed at GET /__tempmon/violations.
+
+Options:
+  --target URL          base URL of the deployment (required)
+  --port N              port to listen on (default 4020; 0 picks a free one)
+  --host HOST           address to bind (default 127.0.0.1)
+  --timeout MS          upstream time limit (default 10000); beyond it the client gets 504
+  --errors              answer 502 problem+json listing the violations instead of a non-conformant response
+  --record FILE         record the records seen into FILE (a data file for tempmon serve --data)
+  --quiet               do not log requests (violations are still logged)
+  -h, --help            show this help`;
+
+/** Runs `tempmon proxy`; resolves once listening, with a `close` to stop it. */
+export async function proxyCommand(args: readonly string[], log: (line: string) => void = console.log) {
+  const values = parseOptions('proxy', args, {
+    target: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    timeout: { type: 'string' },
+    errors: { type: 'boolean' },
+    record: { type: 'string' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    log(PROXY_HELP);
+    return undefined;
+  }
+  const target = values.target;
+  if (!target) throw new CliError('--target URL is required (see tempmon proxy --help)');
+  if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target)) throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
+  const port = values.port === undefined ? 4020 : integerOption('port', values.port, 0, 65535);
+  const host = values.host ?? '127.0.0.1';
+  const timeoutMs = values.timeout === undefined ? 10_000 : integerOption('timeout', values.timeout, 1, 600_000);
+
+  const proxy = await createProxy({
+    target,
+    spec: loadSpec(),
+    timeoutMs,
+    errors: values.errors === true,
+    ...(values.record ? { record: values.record } : {}),
+    log,
+  });
+  const listener = getRequestListener(proxy.app.fetch);
+  const server = createServer((request, response) => {
+    if (!values.quiet) {
+      const started = performance.now();
+      response.once('finish', () => log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+    }
+    void listener(request, response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new CliError(`cannot listen on ${host}:${port}: ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`)),
+    );
+    server.listen(port, host, resolve);
+  });
+  const address = server.address();
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${typeof address === 'object' && address ? address.port : port}`;
+  log(`tempmon proxy listening on ${url}, forwarding to ${target}${values.errors ? ' (non-conformant responses become 502)' : ''}`);
+  log(`  violations: ${url}/__tempmon/violations${values.record ? `; recording into ${values.record}` : ''}`);
+  return {
+    url,
+    close: () => {
+      proxy.flush();
+      return new Promise<void>((resolve) => (server as Server).close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import type { OperationContext, ResponseCheck } from '../contract/check.ts';
+import { contentTypeConformance } from '../contract/checks/content-type-conformance.ts';
+import { notAServerError } from '../contract/checks/not-a-server-error.ts';
+import { responseSchemaConformance } from '../contract/checks/response-schema-conformance.ts';
+import { statusCodeConformance } from '../contract/checks/status-code-conformance.ts';
+import { undocumentedFields } from '../contract/checks/undocumented-fields.ts';
+import type { PrismValidator } from '../contract/prism.ts';
+import type { Exchange, Severity } from '../contract/types.ts';
+import { listingParameters } from '../spec/listing-parameters.ts';
+import type { Operation } from '../spec/operations.ts';
+
+/** The contract kit's checks that judge a single response: the proxy applies them to live traffic. */
+const CHECKS: readonly ResponseCheck[] = [notAServerError, statusCodeConformance, contentTypeConformance, responseSchemaConformance, undocumentedFields];
+
+/** One way a proxied exchange broke the contract. */
+export interface Violation {
+  readonly time: string;
+  readonly operationId: string;
+  readonly status?: number;
+  readonly check: string;
+  readonly severity: Severity;
+  readonly message: string;
+}
+
+/** Judges proxied exchanges of one operation with the same checks `tempmon contract` uses. */
+export function exchangeValidator(operation: Operation, document: OpenAPIObject, prism: PrismValidator) {
+  // Only what response checks read; the probing parts of a context are never called by them.
+  const context = {
+    operation,
+    document,
+    prism,
+    parameters: listingParameters(operation),
+    send: () => Promise.reject(new Error('the proxy sends no probes')),
+    listing: () => Promise.reject(new Error('the proxy reads no listings')),
+  } satisfies OperationContext;
+  return (exchange: Exchange): Violation[] => {
+    const time = new Date().toISOString();
+    return CHECKS.flatMap((check) =>
+      check.inspect(exchange, context).map((finding) => ({
+        time,
+        operationId: operation.operationId,
+        ...(exchange.response ? { status: exchange.response.status } : {}),
+        check: check.name,
+        severity: finding.severity,
+        message: finding.message,
+      })),
+    );
+  };
+}
