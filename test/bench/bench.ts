@@ -141,13 +141,28 @@ if (existsSync(prismCli)) {
   rows.push({ scenario: 'default page', server: 'prism mock (static)', ...measured, rss: peakRss(prism.child), ratio: ours.rps / measured.rps });
   prism.child.kill();
 }
+
+// Validating proxies in front of the same mock, for a 20-record page.
+const proxyPort = await freePort();
+const proxy = await start([process.execPath, 'dist/cli/main.js', 'proxy', '--quiet', '--port', String(proxyPort), '--target', mockUrl], `http://127.0.0.1:${proxyPort}/alert`);
+const viaProxy = await load(`http://127.0.0.1:${proxyPort}`, () => '/alert');
+rows.push({ scenario: 'proxy, default page', server: 'tempmon proxy', ...viaProxy, rss: peakRss(proxy.child) });
+proxy.child.kill();
+if (existsSync(prismCli)) {
+  const port = await freePort();
+  const prism = await start([process.execPath, prismCli, 'proxy', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.yaml', mockUrl], `http://127.0.0.1:${port}/alert`);
+  const measured = await load(`http://127.0.0.1:${port}`, () => '/alert');
+  rows.push({ scenario: 'proxy, default page', server: 'prism proxy', ...measured, rss: peakRss(prism.child), ratio: viaProxy.rps / measured.rps });
+  prism.child.kill();
+}
 mock.child.kill();
 
 const pad = (text: string | number, n: number) => String(text).padEnd(n);
 console.log(`\ntempmon-kit bench: ${CONNECTIONS} connections, ${DURATION} s per run, ${pinned ? 'servers on core 0, load on core 1' : 'not pinned'}\n`);
 console.log(`${pad('scenario', 24)}${pad('server', 22)}${pad('req/s', 9)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('RSS MB', 8)}ratio`);
 for (const r of rows) {
-  const ratio = r.ratio === undefined ? '' : r.server.startsWith('prism') ? `mock/prism ${r.ratio.toFixed(1)}x` : `mock/bare ${r.ratio.toFixed(2)}x`;
+  const ratio =
+    r.ratio === undefined ? '' : r.server === 'prism proxy' ? `ours/prism ${r.ratio.toFixed(1)}x` : r.server.startsWith('prism') ? `mock/prism ${r.ratio.toFixed(1)}x` : `mock/bare ${r.ratio.toFixed(2)}x`;
   console.log(`${pad(r.scenario, 24)}${pad(r.server, 22)}${pad(r.rps, 9)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.rss, 8)}${ratio}${r.errors ? ` (${r.errors} errors)` : ''}`);
 }
 const startup = { medianMs: Math.round(startups[2]!), runsMs: startups.map(Math.round) };
