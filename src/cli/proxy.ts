@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { listen } from './listen.ts';
 
 /** Help of `tempmon proxy`. */
 export const PROXY_HELP = `Usage: tempmon proxy --target URL [options]
@@ -53,28 +53,24 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     log,
   });
   const listener = getRequestListener(proxy.app.fetch);
-  const server = createServer((request, response) => {
-    if (!values.quiet) {
-      const started = performance.now();
-      response.once('finish', () => log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
-    }
-    void listener(request, response);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new CliError(`cannot listen on ${host}:${port}: ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`)),
-    );
-    server.listen(port, host, resolve);
-  });
-  const address = server.address();
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${typeof address === 'object' && address ? address.port : port}`;
+  const { server, url } = await listen(
+    (request, response) => {
+      if (!values.quiet) {
+        const started = performance.now();
+        response.once('finish', () => log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+      }
+      void listener(request, response);
+    },
+    host,
+    port,
+  );
   log(`tempmon proxy listening on ${url}, forwarding to ${target}${values.errors ? ' (non-conformant responses become 502)' : ''}`);
   log(`  violations: ${url}/__tempmon/violations${values.record ? `; recording into ${values.record}` : ''}`);
   return {
     url,
     close: () => {
       proxy.flush();
-      return new Promise<void>((resolve) => (server as Server).close(() => resolve()));
+      return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

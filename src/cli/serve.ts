@@ -1,4 +1,3 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Dataset } from '../fixtures/generate-dataset.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { DEFAULT_API_KEY, createMock } from '../server/create-app.ts';
@@ -9,6 +8,7 @@ import { loadSpec } from '../spec/load-spec.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { DATASET_HELP, DATASET_OPTIONS, datasetOptions, hasDatasetOption } from './dataset-options.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { listen } from './listen.ts';
 import { watchDataFile } from './watch-data-file.ts';
 
 /** Help of `tempmon serve`. */
@@ -74,9 +74,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   const mock = createMock({ spec, apiKeys, scenarios, ...(store ? { store } : { dataset: generated }) });
   const watcher = store && values.watch ? watchDataFile(values.data as string, spec, store, log) : undefined;
 
-  const server = await listen(nodeListener(mock, values.quiet ? undefined : log), host, port);
-  const address = server.address();
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${typeof address === 'object' && address ? address.port : port}`;
+  const { server, url } = await listen(nodeListener(mock, values.quiet ? undefined : log), host, port);
   const counts = Object.entries(data ?? generated.counts).map(([key, v]) => `${typeof v === 'number' ? v : v.length} ${key}`);
   log(`tempmon mock listening on ${url}`);
   log(data ? `  data: ${values.data as string} (${counts.join(', ')})` : `  seed ${generated.seed}: ${counts.join(', ')}`);
@@ -109,15 +107,4 @@ function rateOption(value: string): number {
   const rate = /^(0|1|0?\.\d+|1\.0*)$/.test(value) ? Number(value) : Number.NaN;
   if (Number.isNaN(rate)) throw new CliError(`--error-rate must be a number from 0 to 1, got ${JSON.stringify(value)}`);
   return rate;
-}
-
-/** Listens on `hostname:port`; a port in use is a one-line error. */
-function listen(listener: RequestListener, hostname: string, port: number) {
-  const server = createServer(listener);
-  return new Promise<Server>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new CliError(`cannot listen on ${hostname}:${port}: ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`)),
-    );
-    server.listen(port, hostname, () => resolve(server));
-  });
 }
