@@ -59,7 +59,7 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
         const started = performance.now();
         response.once('finish', () => log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
       }
-      void listener(request, response);
+      if (!proxy.fastPath(request, response)) void listener(request, response);
     },
     host,
     port,

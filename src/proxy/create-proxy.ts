@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { FetchLike } from '../contract/http-client.ts';
@@ -5,11 +7,12 @@ import { describeNetworkError } from '../contract/http-client.ts';
 import { createPrismValidator } from '../contract/prism.ts';
 import type { Exchange } from '../contract/types.ts';
 import { createQueryParser } from '../server/parse-query.ts';
-import { PROBLEMS, problem } from '../server/problem.ts';
+import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { createRecorder } from './recorder.ts';
+import { UpstreamTimeout, fetchUpstream, nodeUpstream, type UpstreamResponse } from './upstream.ts';
 import { exchangeValidator, type Violation } from './validate-exchange.ts';
 
 /** Options of {@link createProxy}. */
@@ -42,7 +45,8 @@ export async function createProxy(options: ProxyOptions) {
   const prism = await createPrismValidator(document);
   const validator = createSchemaValidator(document);
   const recorder = options.record ? createRecorder(options.record, document, validator) : undefined;
-  const doFetch = options.fetch ?? ((request: Request) => fetch(request));
+  const upstream = options.fetch ? fetchUpstream(options.fetch) : nodeUpstream;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const base = options.target.replace(/\/$/, '');
   const violations: Violation[] = [];
   let count = 0;
@@ -52,35 +56,31 @@ export async function createProxy(options: ProxyOptions) {
   app.use('*', cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], allowHeaders: ['x-api-key', 'Content-Type', 'Prefer'], exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'ETag'] }));
   app.get('/__tempmon/violations', (c) => c.json({ count, violations }));
 
+  const forwards = new Map<string, (incoming: URL, headers: Record<string, string | undefined>) => Promise<Reply>>();
   for (const operation of listOperations(document).filter((op) => op.method === 'get')) {
-    const judge = exchangeValidator(operation, document, prism);
+    const judge = memoised(exchangeValidator(operation, document, prism));
     const parseQuery = createQueryParser(operation.queryParameters, validator);
-    app.get(operation.path, async (c) => {
-      const incoming = new URL(c.req.url);
+    const forward = async (incoming: URL, requestHeaders: Record<string, string | undefined>): Promise<Reply> => {
       const url = `${base}${operation.path}${incoming.search}`;
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(c.req.header())) if (!HOP_BY_HOP.has(name.toLowerCase())) headers.set(name, value);
-      const key = operation.apiKeyHeader ? c.req.header(operation.apiKeyHeader) : undefined;
+      const where = `${incoming.pathname}${incoming.search}`;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(requestHeaders)) if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) headers[name] = value;
+      const key = operation.apiKeyHeader ? headers[operation.apiKeyHeader] : undefined;
       const secrets = { ...(key ? { apiKey: key } : {}), headerValues: [] };
 
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 10_000);
-      let upstream: Response;
-      let text: string;
+      let answer: UpstreamResponse;
       const started = performance.now();
       try {
-        upstream = await doFetch(new Request(url, { headers, redirect: 'manual', signal: controller.signal }));
-        text = await upstream.text();
+        answer = await upstream(url, headers, timeoutMs);
       } catch (error) {
-        const timedOut = controller.signal.aborted;
-        const reason = timedOut ? `no response within ${options.timeoutMs ?? 10_000} ms` : describeNetworkError(error);
-        log(`upstream ${timedOut ? 'timeout' : 'failure'} ${operation.operationId} ${incoming.pathname}${incoming.search}: ${reason}`);
-        return problem(c, timedOut ? PROBLEMS.gatewayTimeout : PROBLEMS.badGateway, `The target ${timedOut ? 'did not answer in time' : 'could not be reached'}: ${reason}.`);
-      } finally {
-        clearTimeout(timer);
+        const timedOut = error instanceof UpstreamTimeout;
+        const reason = timedOut ? (error as Error).message : describeNetworkError(error);
+        log(`upstream ${timedOut ? 'timeout' : 'failure'} ${operation.operationId} ${where}: ${reason}`);
+        const template = timedOut ? PROBLEMS.gatewayTimeout : PROBLEMS.badGateway;
+        return problemReply(template, `The target ${timedOut ? 'did not answer in time' : 'could not be reached'}: ${reason}.`, where);
       }
-
-      const responseHeaders = Object.fromEntries([...upstream.headers].filter(([name]) => !HOP_BY_HOP.has(name)));
+      const { text } = answer;
+      const responseHeaders = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -90,7 +90,7 @@ export async function createProxy(options: ProxyOptions) {
       const exchange: Exchange = {
         operationId: operation.operationId,
         request: { method: 'GET', url, headers: {} },
-        response: { status: upstream.status, headers: responseHeaders, text, ...(json === undefined ? {} : { json }), durationMs: Math.round(performance.now() - started) },
+        response: { status: answer.status, headers: responseHeaders, text, ...(json === undefined ? {} : { json }), durationMs: Math.round(performance.now() - started) },
       };
       // The request is judged too: a client sending page=0 is told, even if the target copes.
       const query = parseQuery(incoming.searchParams);
@@ -104,15 +104,77 @@ export async function createProxy(options: ProxyOptions) {
         if (violations.length > MAX_VIOLATIONS) violations.shift();
         log(`violation ${violation.operationId} ${violation.status ?? '-'} ${violation.message} (${violation.check}, ${violation.severity})`);
       }
-      if (upstream.status === 200 && recorder) recorder.add(operation.itemSchema, json, secrets);
+      if (answer.status === 200 && recorder) recorder.add(operation.itemSchema, json, secrets);
       if (options.errors && found.some((v) => v.severity === 'error')) {
-        return problem(c, PROBLEMS.badGateway, `The target's response breaks the contract (${found.length} violation${found.length === 1 ? '' : 's'}).`, {
-          extra: { violations: found.map(({ check, severity, message }) => ({ check, severity, message })) },
+        return problemReply(PROBLEMS.badGateway, `The target's response breaks the contract (${found.length} violation${found.length === 1 ? '' : 's'}).`, where, {
+          violations: found.map(({ check, severity, message }) => ({ check, severity, message })),
         });
       }
-      return new Response(text, { status: upstream.status, headers: { ...responseHeaders, 'access-control-allow-origin': '*' } });
+      return { status: answer.status, headers: { ...responseHeaders, ...CORS }, body: text };
+    };
+    forwards.set(operation.path, forward);
+    app.get(operation.path, async (c) => {
+      const reply = await forward(new URL(c.req.url), c.req.header());
+      return new Response(reply.body, { status: reply.status, headers: reply.headers });
     });
   }
   app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${new URL(c.req.url).pathname}.`));
-  return { app, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
+  /** Forwards GET/HEAD listings straight from node:http, skipping the Fetch API objects; false for anything else. */
+  const fastPath = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const raw = request.url ?? '/';
+    const q = raw.indexOf('?');
+    const forward = forwards.get(q < 0 ? raw : raw.slice(0, q));
+    if (!forward || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
+    let incoming: URL;
+    try {
+      incoming = new URL(`http://${request.headers.host ?? 'localhost'}${raw}`);
+    } catch {
+      return false;
+    }
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([n, v]) => [n, Array.isArray(v) ? v.join(', ') : v]));
+    void forward(incoming, headers)
+      .catch((error: unknown) => {
+        log(`proxy failure on ${raw}: ${String(error)}`);
+        return problemReply(PROBLEMS.internal, 'The proxy failed unexpectedly; this is a bug in tempmon-kit.', raw);
+      })
+      .then((reply) => {
+        response.writeHead(reply.status, reply.headers);
+        response.end(request.method === 'HEAD' ? undefined : reply.body);
+      });
+    return true;
+  };
+  return { app, fastPath, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
+}
+
+/** What the proxy sends back. */
+interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+const CORS = { 'access-control-allow-origin': '*' };
+
+function problemReply(template: ProblemTemplate, detail: string, where: string, members: Record<string, unknown> = {}): Reply {
+  return { status: template.status, headers: { 'content-type': PROBLEM_MEDIA_TYPE, ...CORS }, body: problemBody(template, detail, where, members) };
+}
+
+const MEMO_LIMIT = 256;
+
+/**
+ * Judging depends only on the status, the content type and the body, so a response seen before (the
+ * same page fetched again) reuses its verdict instead of validating every record again.
+ */
+function memoised(judge: (exchange: Exchange) => Violation[]): (exchange: Exchange) => Violation[] {
+  const verdicts = new Map<string, Violation[]>();
+  return (exchange) => {
+    const response = exchange.response!;
+    const key = `${response.status}|${response.headers['content-type'] ?? ''}|${createHash('sha1').update(response.text).digest('base64')}`;
+    const known = verdicts.get(key);
+    if (known) return known.map((v) => ({ ...v, time: new Date().toISOString() }));
+    const found = judge(exchange);
+    verdicts.set(key, found);
+    if (verdicts.size > MEMO_LIMIT) verdicts.delete(verdicts.keys().next().value!);
+    return found;
+  };
 }

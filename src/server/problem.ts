@@ -47,16 +47,20 @@ export function problem(
   extra: { errors?: readonly ParameterError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
 ): Response {
   const url = new URL(c.req.url);
-  const body = {
+  const body = problemBody(template, detail, url.pathname + url.search, { ...(extra.errors ? { errors: extra.errors } : {}), ...extra.extra });
+  return c.body(body, template.status, { 'Content-Type': PROBLEM_MEDIA_TYPE, ...extra.headers });
+}
+
+/** The JSON text of a problem document for the request at `pathAndQuery`. */
+export function problemBody(template: ProblemTemplate, detail: string, pathAndQuery: string, members: Record<string, unknown> = {}): string {
+  return JSON.stringify({
     type: template.type,
     title: template.title,
     status: template.status,
     detail,
-    instance: asUriReference(url.pathname + url.search),
-    ...(extra.errors ? { errors: extra.errors } : {}),
-    ...extra.extra,
-  };
-  return c.body(JSON.stringify(body), template.status, { 'Content-Type': PROBLEM_MEDIA_TYPE, ...extra.headers });
+    instance: asUriReference(pathAndQuery),
+    ...members,
+  });
 }
 
 /**

@@ -1,10 +1,27 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { parse } from 'yaml';
 
 /** Path of the contract shipped with the kit: `spec/openapi.yaml`. */
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+
+/**
+ * The kit's spec parsed to JSON by `npm run build`. Used only while it is at least as new as the YAML,
+ * which stays the source of truth: it spares start-up loading and running the YAML parser (~60 ms).
+ */
+const SPEC_CACHE_PATH = fileURLToPath(new URL('../../dist/openapi.json', import.meta.url));
+
+const mtime = (path: string) => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The YAML parser, loaded only when a spec must really be parsed. */
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 
 /** A parsed OpenAPI document together with the text it came from. */
 export interface LoadedSpec {
@@ -34,7 +51,9 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): LoadedSpec {
   }
   let document: unknown;
   try {
-    document = parse(source);
+    const cached = path === DEFAULT_SPEC_PATH ? mtime(SPEC_CACHE_PATH) : undefined;
+    const fresh = cached !== undefined && cached >= (mtime(path) ?? Number.POSITIVE_INFINITY);
+    document = fresh ? JSON.parse(readFileSync(SPEC_CACHE_PATH, 'utf8')) : parseYaml(source);
   } catch (error) {
     throw new SpecError(`spec ${path} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
   }
