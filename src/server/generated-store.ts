@@ -19,7 +19,14 @@ const SAMPLE = 2_000;
 export function createGeneratedStore(factory: RecordFactory, schema: string, count: number): RecordStore {
   // A small collection keeps each record once made (a few MB); a large one makes them again when asked.
   const kept: (ApiRecord | undefined)[] | undefined = count <= KEEP_LIMIT ? new Array(count) : undefined;
+  const keptJson: (string | undefined)[] | undefined = kept ? new Array(count) : undefined;
   const record = kept ? (i: number) => (kept[i] ??= factory.record(schema, i)) : (i: number) => factory.record(schema, i);
+  // A kept record's JSON is kept too: a page is then joined, not stringified again.
+  const page = (indices: ArrayLike<number>) => {
+    const records = Array.from(indices, record);
+    if (!keptJson) return { records };
+    return { records, json: `[${Array.from(indices, (i, k) => (keptJson[i] ??= JSON.stringify(records[k]))).join(',')}]` };
+  };
   const { pooledFields } = collectionFor(schema);
   const sample = () => Array.from({ length: Math.min(count, SAMPLE) }, (_, i) => record(i));
   let index: SearchIndex | undefined;
@@ -52,11 +59,11 @@ export function createGeneratedStore(factory: RecordFactory, schema: string, cou
     page(term, start, end) {
       if (term === '') {
         const stop = Math.min(end, count);
-        return { total: count, records: Array.from({ length: Math.max(0, stop - start) }, (_, k) => record(start + k)) };
+        return { total: count, ...page(Array.from({ length: Math.max(0, stop - start) }, (_, k) => start + k)) };
       }
       if (!index && count > SYNC_INDEX_LIMIT) return { warming: built / count };
       const hits = search(term);
-      return { total: hits.length, records: Array.from(hits.subarray(start, end), record) };
+      return { total: hits.length, ...page(hits.subarray(start, end)) };
     },
   };
 }

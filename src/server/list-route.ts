@@ -43,7 +43,7 @@ export function listingAnswerer(
     const start = Math.min(Number.MAX_SAFE_INTEGER, (page - 1) * pageSize);
     const result = empty ? { total: 0, records: [] } : store().page(term, start, start + pageSize);
     if ('warming' in result) return result;
-    const body = JSON.stringify(result.records);
+    const body = ('json' in result && result.json) || JSON.stringify(result.records);
     const answer: Answer = {
       body,
       total: result.total,

@@ -5,6 +5,8 @@ import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
 export interface PageResult {
   readonly total: number;
   readonly records: readonly ApiRecord[];
+  /** The records as a JSON array, when the store keeps each record's JSON (saves stringifying again). */
+  readonly json?: string;
 }
 
 /** The search index is still being built; `done` is the share built so far (0..1). */
