@@ -6,7 +6,7 @@ import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
 
 /** Up to this many records, the search index is built when the first search arrives. */
 export const SYNC_INDEX_LIMIT = 50_000;
-const SLICE_MS = 1;
+const SLICE_MS = 0.3;
 const KEEP_LIMIT = 20_000;
 const SAMPLE = 2_000;
 
