@@ -4,7 +4,16 @@
  */
 import type { components } from './types/openapi.ts';
 
-export { createApp, DEFAULT_API_KEY, type AppOptions } from './server/create-app.ts';
+export { createApp, createMock, DEFAULT_API_KEY, type AppOptions, type Mock, type ScenarioOptions } from './server/create-app.ts';
+export { nodeListener } from './server/node-listener.ts';
+export { runContract, type ContractOptions } from './contract/run-contract.ts';
+export { ALL_CHECKS } from './contract/checks/index.ts';
+export { consoleReport } from './contract/reports/console-report.ts';
+export { junitReport } from './contract/reports/junit-report.ts';
+export { jsonReport } from './contract/reports/json-report.ts';
+export type { CheckOutcome, ContractReport, Failure, Severity } from './contract/types.ts';
+export { ContractSetupError } from './contract/types.ts';
+export { createProxy, type ProxyOptions } from './proxy/create-proxy.ts';
 export { generateDataset, DEFAULT_DATASET, type Dataset, type DatasetOptions } from './fixtures/generate-dataset.ts';
 export { generateRecord } from './fixtures/generate-record.ts';
 export { createRecordFactory, type ApiRecord, type RecordFactory } from './fixtures/record-factory.ts';

@@ -4,7 +4,6 @@ import type { Check, Finding, OperationContext } from './check.ts';
 import { ALL_CHECKS, selectChecks } from './checks/index.ts';
 import { createHttpClient, type FetchLike } from './http-client.ts';
 import { createOperationContext } from './operation-context.ts';
-import { createPrismValidator } from './prism.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure } from './types.ts';
 
 /** Options of {@link runContract}. */
@@ -43,6 +42,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
+  const { createPrismValidator } = await import('./prism.ts');
   const prism = await createPrismValidator(options.document);
   const settings = { maxPages: options.maxPages ?? 50, ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}) };
 

@@ -4,7 +4,6 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { FetchLike } from '../contract/http-client.ts';
 import { describeNetworkError } from '../contract/http-client.ts';
-import { createPrismValidator } from '../contract/prism.ts';
 import type { Exchange } from '../contract/types.ts';
 import { createQueryParser } from '../server/parse-query.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
@@ -42,6 +41,8 @@ const MAX_VIOLATIONS = 1_000;
  */
 export async function createProxy(options: ProxyOptions) {
   const { document } = options.spec;
+  // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
+  const { createPrismValidator } = await import('../contract/prism.ts');
   const prism = await createPrismValidator(document);
   const validator = createSchemaValidator(document);
   const recorder = options.record ? createRecorder(options.record, document, validator) : undefined;
