@@ -103,7 +103,7 @@ export async function createProxy(options: ProxyOptions) {
         count += 1;
         violations.push(violation);
         if (violations.length > MAX_VIOLATIONS) violations.shift();
-        log(`violation ${violation.operationId} ${violation.status ?? '-'} ${violation.message} (${violation.check}, ${violation.severity})`);
+        log(`violation ${violation.operationId} ${violation.status ?? 'request'} ${violation.message} (${violation.check}, ${violation.severity})`);
       }
       if (answer.status === 200 && recorder) recorder.add(operation.itemSchema, json, secrets);
       if (options.errors && found.some((v) => v.severity === 'error')) {

@@ -36,6 +36,8 @@ export function createFastPath(listings: readonly FastListing[], apiKeys: readon
     const { method, headers } = request;
     if ((method !== 'GET' && method !== 'HEAD') || headers.prefer !== undefined || headers['if-none-match'] !== undefined) return false;
     const raw = request.url ?? '/';
+    // ?__code= forces a state in the app's middleware; the fast path must leave it to the app.
+    if (raw.includes('__code')) return false;
     const q = raw.indexOf('?');
     const listing = byPath.get(q < 0 ? raw : raw.slice(0, q));
     if (!listing) return false;

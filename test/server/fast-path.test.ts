@@ -61,6 +61,18 @@ describe('fast path for cached answers', () => {
     expect(fastAnswers - before).toBe(1); // only the plain request that read the ETag
   });
 
+  it('leaves ?__code= to the app, with or without a key', async () => {
+    await get('/alert');
+    const before = fastAnswers;
+    for (const headers of [{ 'x-api-key': KEY }, {}] as Record<string, string>[]) {
+      const response = await get('/alert?__code=503', headers);
+      expect(response.status).toBe(503);
+      expect(response.headers['retry-after']).toBe('1');
+    }
+    expect((await get('/sensor?page=2&__code=500')).status).toBe(500);
+    expect(fastAnswers).toBe(before);
+  });
+
   it('is off when conditions are simulated', () => {
     const simulated = createMock({ spec, dataset: { seed: 2, counts: { alerts: 1, sensors: 1 } }, scenarios: { errorRate: 0.5 } });
     expect(simulated.fastPath({ method: 'GET', url: '/alert', headers: { 'x-api-key': KEY } } as never, {} as never)).toBe(false);
