@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Answer } from './answer-cache.ts';
+import { FORCE_PARAMETER } from './forced-response.ts';
 import type { Answerer } from './list-route.ts';
 
 /** What the fast path needs of one listing: how to answer it and how to check its key. */
@@ -36,8 +37,8 @@ export function createFastPath(listings: readonly FastListing[], apiKeys: readon
     const { method, headers } = request;
     if ((method !== 'GET' && method !== 'HEAD') || headers.prefer !== undefined || headers['if-none-match'] !== undefined) return false;
     const raw = request.url ?? '/';
-    // ?__code= forces a state in the app's middleware; the fast path must leave it to the app.
-    if (raw.includes('__code')) return false;
+    // Forcing a state (Prefer, ?__code=) is the app's middleware's job: leave those requests to it.
+    if (raw.includes(FORCE_PARAMETER)) return false;
     const q = raw.indexOf('?');
     const listing = byPath.get(q < 0 ? raw : raw.slice(0, q));
     if (!listing) return false;

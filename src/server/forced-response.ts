@@ -3,6 +3,9 @@ import type { Operation } from '../spec/operations.ts';
 import { parsePrefer } from './prefer.ts';
 import { problem, problemFor } from './problem.ts';
 
+/** The query parameter that forces a status where a Prefer header is awkward. */
+export const FORCE_PARAMETER = '__code';
+
 /** Statuses whose answers tell a client when to come back. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
@@ -18,13 +21,13 @@ export function forcedResponse(operation: Operation): MiddlewareHandler {
   );
   return async (c, next) => {
     const preferred = parsePrefer(c.req.header('prefer')).get('code');
-    const code = preferred ?? new URL(c.req.url).searchParams.get('__code') ?? undefined;
+    const code = preferred ?? new URL(c.req.url).searchParams.get(FORCE_PARAMETER) ?? undefined;
     const status = code !== undefined && /^\d{3}$/.test(code) ? Number(code) : undefined;
     if (status === undefined || !forcible.has(status)) return next();
     const headers: Record<string, string> = {};
     if (preferred !== undefined) headers['Preference-Applied'] = `code=${status}`;
     if (RETRY_STATUSES.has(status)) headers['Retry-After'] = '1';
-    const how = preferred !== undefined ? `Prefer: code=${status}` : `__code=${status}`;
+    const how = preferred !== undefined ? `Prefer: code=${status}` : `${FORCE_PARAMETER}=${status}`;
     return problem(c, problemFor(status)!, `Forced by ${how}.`, { headers });
   };
 }
