@@ -5,6 +5,7 @@ import { cors } from 'hono/cors';
 import type { FetchLike } from '../contract/http-client.ts';
 import { describeNetworkError } from '../contract/http-client.ts';
 import type { Exchange } from '../contract/types.ts';
+import { CORS_RESPONSE_HEADERS } from '../server/fast-path.ts';
 import { createQueryParser } from '../server/parse-query.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
@@ -54,11 +55,22 @@ export async function createProxy(options: ProxyOptions) {
   const log = options.log ?? (() => undefined);
 
   const app = new Hono();
-  app.use('*', cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], allowHeaders: ['x-api-key', 'Content-Type', 'Prefer'], exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'ETag'] }));
+  const operations = listOperations(document).filter((op) => op.method === 'get');
+  const keyHeaders = [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))];
+  // CORS as the mock: the key header comes from the spec, the exposed headers are the mock's.
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+      allowHeaders: [...keyHeaders, 'Content-Type', 'Prefer'],
+      exposeHeaders: CORS_RESPONSE_HEADERS['access-control-expose-headers']!.split(','),
+    }),
+  );
   app.get('/__tempmon/violations', (c) => c.json({ count, violations }));
 
   const forwards = new Map<string, (incoming: URL, headers: Record<string, string | undefined>) => Promise<Reply>>();
-  for (const operation of listOperations(document).filter((op) => op.method === 'get')) {
+  for (const operation of operations) {
     const judge = memoised(exchangeValidator(operation, document, prism));
     const parseQuery = createQueryParser(operation.queryParameters, validator);
     const forward = async (incoming: URL, requestHeaders: Record<string, string | undefined>): Promise<Reply> => {
@@ -154,7 +166,8 @@ interface Reply {
   readonly body: string;
 }
 
-const CORS = { 'access-control-allow-origin': '*' };
+// Both the fast path and the app route send the mock's CORS headers, so a browser reads X-Total-Count and Link either way.
+const CORS = CORS_RESPONSE_HEADERS;
 
 function problemReply(template: ProblemTemplate, detail: string, where: string, members: Record<string, unknown> = {}): Reply {
   return { status: template.status, headers: { 'content-type': PROBLEM_MEDIA_TYPE, ...CORS }, body: problemBody(template, detail, where, members) };

@@ -1,6 +1,6 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { COLLECTIONS } from '../fixtures/collections.ts';
+import { COLLECTIONS, collectionFor } from '../fixtures/collections.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import type { ApiRecord } from '../fixtures/record-factory.ts';
 import { serializeDataset } from '../fixtures/serialize-dataset.ts';
@@ -31,8 +31,8 @@ export function createRecorder(path: string, document: OpenAPIObject, validator:
   return {
     /** Adds the records of a 200 listing response of the collection whose items are `schema`. */
     add(schema: string, records: unknown, secrets: Secrets): void {
-      const collection = Object.values(COLLECTIONS).find((c) => c.schema === schema);
-      if (!collection || !Array.isArray(records)) return;
+      if (!Array.isArray(records)) return;
+      const collection = collectionFor(schema);
       const store = data.get(collection.key)!;
       let changed = false;
       for (const raw of records) {

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Answer } from './answer-cache.ts';
 import { FORCE_PARAMETER } from './forced-response.ts';
+import { keyChecker } from './key-checker.ts';
 import type { Answerer } from './list-route.ts';
 
 /** What the fast path needs of one listing: how to answer it and how to check its key. */
@@ -25,13 +25,7 @@ export const CORS_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
  */
 export function createFastPath(listings: readonly FastListing[], apiKeys: readonly string[]) {
   const byPath = new Map(listings.map((l) => [l.path, l]));
-  const expected = apiKeys.map((key) => createHash('sha256').update(key, 'utf8').digest());
-  const knownKey = (given: string) => {
-    const actual = createHash('sha256').update(given, 'utf8').digest();
-    let ok = false;
-    for (const key of expected) ok = timingSafeEqual(actual, key) || ok;
-    return ok;
-  };
+  const knownKey = keyChecker(apiKeys);
 
   return (request: IncomingMessage, response: ServerResponse): boolean => {
     const { method, headers } = request;
@@ -43,7 +37,7 @@ export function createFastPath(listings: readonly FastListing[], apiKeys: readon
     const listing = byPath.get(q < 0 ? raw : raw.slice(0, q));
     if (!listing) return false;
     const given = listing.keyHeader ? headers[listing.keyHeader] : undefined;
-    if (listing.keyHeader && (typeof given !== 'string' || given === '' || !knownKey(given))) return false;
+    if (listing.keyHeader && (typeof given !== 'string' || !knownKey(given))) return false;
     // The same URL the app sees (@hono/node-server builds it from Host and the path).
     let url: URL;
     try {

@@ -55,7 +55,6 @@ export function createGeneratedStore(factory: RecordFactory, schema: string, cou
   });
 
   return {
-    size: count,
     page(term, start, end) {
       if (term === '') {
         const stop = Math.min(end, count);

@@ -16,7 +16,6 @@ export interface Warming {
 
 /** The records of one collection, in the documented order, with case-insensitive search. */
 export interface RecordStore {
-  readonly size: number;
   /** Matches start..end-1 of `term` (every record for an empty term). */
   page(term: string, start: number, end: number): PageResult | Warming;
 }
@@ -53,7 +52,6 @@ export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
     return index.search(term);
   });
   return {
-    size: records.length,
     page(term, start, end) {
       if (term === '') return { total: records.length, records: records.slice(start, end) };
       const hits = search(term);
