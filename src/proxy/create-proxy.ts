@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import type { FetchLike } from '../contract/http-client.ts';
 import { describeNetworkError } from '../contract/http-client.ts';
 import type { Exchange } from '../contract/types.ts';
+import { browserCors } from '../server/browser-cors.ts';
 import { CORS_RESPONSE_HEADERS } from '../server/fast-path.ts';
 import { createQueryParser } from '../server/parse-query.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
@@ -56,17 +56,7 @@ export async function createProxy(options: ProxyOptions) {
 
   const app = new Hono();
   const operations = listOperations(document).filter((op) => op.method === 'get');
-  const keyHeaders = [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))];
-  // CORS as the mock: the key header comes from the spec, the exposed headers are the mock's.
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'HEAD', 'OPTIONS'],
-      allowHeaders: [...keyHeaders, 'Content-Type', 'Prefer'],
-      exposeHeaders: CORS_RESPONSE_HEADERS['access-control-expose-headers']!.split(','),
-    }),
-  );
+  app.use('*', browserCors(operations));
   app.get('/__tempmon/violations', (c) => c.json({ count, violations }));
 
   const forwards = new Map<string, (incoming: URL, headers: Record<string, string | undefined>) => Promise<Reply>>();

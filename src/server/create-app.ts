@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { collectionFor } from '../fixtures/collections.ts';
 import { DEFAULT_DATASET, type Dataset, type DatasetOptions } from '../fixtures/generate-dataset.ts';
 import { createRecordFactory } from '../fixtures/record-factory.ts';
@@ -9,10 +8,11 @@ import { listOperations } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
+import { browserCors } from './browser-cors.ts';
 import { createDatasetStore, createGeneratedDatasetStore, type DatasetStore } from './dataset-store.ts';
 import { addDocsPage } from './docs-page.ts';
 import { errorRate } from './error-rate.ts';
-import { CORS_RESPONSE_HEADERS, createFastPath, type FastListing } from './fast-path.ts';
+import { createFastPath, type FastListing } from './fast-path.ts';
 import { forcedResponse } from './forced-response.ts';
 import { latency, type LatencyRange } from './latency.ts';
 import { listRoute, listingAnswerer } from './list-route.ts';
@@ -79,23 +79,13 @@ export function createMock(options: AppOptions = {}): Mock {
   const validator = createSchemaValidator(spec.document);
   const operations = listOperations(spec.document).filter((op) => op.method === 'get');
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
-  const keyHeaders = [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))];
   const scenarios = options.scenarios ?? {};
   const seed = scenarios.seed ?? datasetOptions.seed;
   const latencyStream = createRandomStream(seed, STREAM.latency);
   const faultStream = createRandomStream(seed, STREAM.faults);
 
   const app = new Hono();
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'HEAD', 'OPTIONS'],
-      allowHeaders: [...keyHeaders, 'Content-Type', 'Prefer'],
-      exposeHeaders: CORS_RESPONSE_HEADERS['access-control-expose-headers']!.split(','),
-      maxAge: 600,
-    }),
-  );
+  app.use('*', browserCors(operations));
   app.get('/openapi.json', (c) => c.json(spec.document));
   app.get('/openapi.yaml', (c) => c.body(spec.source, 200, { 'Content-Type': 'application/yaml; charset=utf-8' }));
   addDocsPage(app);
