@@ -11,27 +11,311 @@ export interface Secrets {
 
 /** Below this length a secret is replaced only where it stands alone, not inside other words. */
 const SHORT_SECRET = 8;
+/** From this length on, any fragment of {@link FRAGMENT} characters of a secret counts as a leak. */
+const LONG_SECRET = 16;
+const FRAGMENT = 8;
+
+/**
+ * Replaces every occurrence of each secret in `text`, in the forms a target may echo it back: literal,
+ * JSON-escaped (`\u0073` for `s`, mixed with literal characters), URL-encoded (`%73`, `+` for a space) and
+ * base64 (standard and url-safe, at any byte offset, so inside a longer base64 string too).
+ *
+ * - A secret of {@link LONG_SECRET} characters or more: any run of text (up to spaces, quotes, brackets
+ *   and separators) holding any 8-character fragment of it is replaced, so a preview cut in the middle
+ *   of the key, or a target echoing half of it, shows nothing of it.
+ * - A shorter one is replaced where it occurs whole.
+ * - A very short one (a test key such as `k`) only where it stands alone as a token: replacing every
+ *   letter k would wreck the report while protecting nothing.
+ *
+ * Applied when an exchange is recorded and again to every report. Linear in the text's length.
+ */
+export function redact(text: string, secrets: Secrets): string {
+  return compile(secrets).redact(text);
+}
+
+/**
+ * A copy of a parsed JSON value with every string and every object key redacted as by {@link redact},
+ * so a preview cut later from any part of it is already clean. Iterative: a deeply nested hostile body
+ * cannot overflow the stack.
+ */
+export function redactValue(value: unknown, secrets: Secrets): unknown {
+  const redactor = compile(secrets);
+  if (!redactor.active) return value;
+  const clean = (text: string) => redactor.redact(text);
+  const root: Record<string, unknown> = {};
+  const work: { from: unknown; into: Record<string, unknown>; at: string }[] = [{ from: value, into: root, at: 'value' }];
+  for (let item = work.pop(); item; item = work.pop()) {
+    const { from, into, at } = item;
+    if (typeof from === 'string') {
+      into[at] = clean(from);
+    } else if (Array.isArray(from)) {
+      const copy: unknown[] = new Array(from.length);
+      into[at] = copy;
+      from.forEach((element, index) => work.push({ from: element, into: copy as unknown as Record<string, unknown>, at: String(index) }));
+    } else if (from !== null && typeof from === 'object') {
+      const copy: Record<string, unknown> = {};
+      into[at] = copy;
+      for (const [key, element] of Object.entries(from)) {
+        const name = clean(key);
+        // Defined now, in the source's order (the stack fills them in reverse); defineProperty so that a
+        // "__proto__" key stays an own property, as JSON.parse made it.
+        Object.defineProperty(copy, name, { value: undefined, writable: true, enumerable: true, configurable: true });
+        work.push({ from: element, into: copy, at: name });
+      }
+    } else {
+      into[at] = from;
+    }
+  }
+  return root.value;
+}
+
+interface Redactor {
+  readonly active: boolean;
+  redact(text: string): string;
+}
+
+/** A part of a text to replace, in the text's own coordinates. */
+interface Span {
+  start: number;
+  end: number;
+  readonly placeholder: string;
+  /** The secret's length: where spans of two secrets overlap, the longer one names the whole. */
+  readonly rank: number;
+}
+
+interface Named {
+  readonly placeholder: string;
+  readonly rank: number;
+}
+
+const compiled = new WeakMap<Secrets, Redactor>();
+
+function compile(secrets: Secrets): Redactor {
+  let redactor = compiled.get(secrets);
+  if (!redactor) {
+    redactor = build(secrets);
+    compiled.set(secrets, redactor);
+  }
+  return redactor;
+}
+
+function build(secrets: Secrets): Redactor {
+  const named: [string, string][] = [
+    ...(secrets.apiKey ? [[secrets.apiKey, API_KEY_PLACEHOLDER] as [string, string]] : []),
+    ...secrets.headerValues.filter((v) => v.length > 0).map((v): [string, string] => [v, HEADER_PLACEHOLDER]),
+  ];
+  if (named.length === 0) return { active: false, redact: (text) => text };
+
+  const fragments = new Map<string, Named>();
+  const wholes: { form: string; named: Named }[] = [];
+  const tokens: { pattern: RegExp; named: Named }[] = [];
+  for (const [secret, placeholder] of named) {
+    const name: Named = { placeholder, rank: secret.length };
+    if (secret.length >= LONG_SECRET) {
+      for (const form of formsOf(secret, true)) {
+        for (let i = 0; i + FRAGMENT <= form.length; i += 1) {
+          const window = form.slice(i, i + FRAGMENT);
+          if ((fragments.get(window)?.rank ?? -1) < name.rank) fragments.set(window, name);
+        }
+      }
+    } else if (secret.length >= SHORT_SECRET) {
+      for (const form of formsOf(secret, true)) wholes.push({ form, named: name });
+    } else {
+      for (const form of formsOf(secret, false)) tokens.push({ pattern: new RegExp(`(?<![\\w-])${escapeRegExp(form)}(?![\\w-])`, 'g'), named: name });
+    }
+  }
+  const scanner = fragments.size > 0 ? fragmentScanner(fragments) : undefined;
+
+  return {
+    active: true,
+    redact(text) {
+      const view = decodeEscapes(text);
+      const found: Span[] = [];
+      const add = (start: number, end: number, name: Named, wholeRun: boolean) => {
+        const span = view.toOriginal(start, end);
+        found.push(wholeRun ? { ...extendToRun(text, span), ...name } : { ...span, ...name });
+      };
+      scanner?.(view.text, (start, end, name) => add(start, end, name, true));
+      for (const { form, named: name } of wholes) {
+        for (let at = view.text.indexOf(form); at >= 0; at = view.text.indexOf(form, at + 1)) add(at, at + form.length, name, false);
+      }
+      for (const { pattern, named: name } of tokens) {
+        for (const match of view.text.matchAll(pattern)) add(match.index, match.index + match[0].length, name, false);
+      }
+      return found.length === 0 ? text : replaceSpans(text, found);
+    },
+  };
+}
+
+/**
+ * The forms a target may echo a secret in, once escapes are decoded: as is; URL form-encoded, where a
+ * space becomes `+`; its UTF-8 bytes one per character (what `%XX` escapes decode to); and, for
+ * `withBase64`, the characters of its base64 encoding that depend on the secret alone, at each of the
+ * three byte offsets it can start at inside a longer encoded string, standard and url-safe.
+ */
+function formsOf(secret: string, withBase64: boolean): string[] {
+  const forms = new Set([secret, secret.replaceAll(' ', '+')]);
+  const bytes = Buffer.from(secret, 'utf8');
+  forms.add(bytes.toString('latin1'));
+  if (withBase64) {
+    for (let offset = 0; offset < 3; offset += 1) {
+      const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+      // Characters whose 6 bits all come from the secret: skip those mixing in the bytes before it,
+      // stop before those mixing in the bytes after it.
+      const form = encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+      forms.add(form);
+      forms.add(form.replaceAll('+', '-').replaceAll('/', '_'));
+    }
+  }
+  return [...forms].filter((form) => form.length > 0);
+}
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Replaces every occurrence of each secret in `text`. Applied when an exchange is recorded and again to
- * every report, so a key echoed back by a target cannot reach an output either. A very short secret
- * (a test key such as `k`) is replaced only as a whole token: replacing every letter k would wreck the
- * report while protecting nothing.
- */
-export function redact(text: string, secrets: Secrets): string {
-  // Longest first, so a secret containing another is replaced whole.
-  const pairs: [string, string][] = [
-    ...(secrets.apiKey ? [[secrets.apiKey, API_KEY_PLACEHOLDER] as [string, string]] : []),
-    ...secrets.headerValues.filter((v) => v.length > 0).map((v): [string, string] => [v, HEADER_PLACEHOLDER]),
-  ].sort((a, b) => b[0].length - a[0].length);
-  let out = text;
-  for (const [secret, placeholder] of pairs) {
-    out =
-      secret.length >= SHORT_SECRET
-        ? out.split(secret).join(placeholder)
-        : out.replace(new RegExp(`(?<![\\w-])${escapeRegExp(secret)}(?![\\w-])`, 'g'), () => placeholder);
+// --- Fragment scan: a rolling hash over 8-character windows, checked against a bit filter, so a 16 MiB
+// text costs one pass and a Set lookup only on the rare windows that may be a fragment.
+
+const BASE = 0x01000193;
+const BASE_POW = (() => {
+  let power = 1;
+  for (let i = 0; i < FRAGMENT - 1; i += 1) power = Math.imul(power, BASE);
+  return power;
+})();
+const FILTER_BITS = 20;
+
+function hashOf(text: string, from: number): number {
+  let hash = 0;
+  for (let i = from; i < from + FRAGMENT; i += 1) hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
+type OnFragment = (start: number, end: number, name: Named) => void;
+
+function fragmentScanner(fragments: ReadonlyMap<string, Named>): (text: string, found: OnFragment) => void {
+  const filter = new Uint32Array(1 << (FILTER_BITS - 5));
+  const slot = (hash: number) => hash >>> (32 - FILTER_BITS);
+  for (const window of fragments.keys()) {
+    const s = slot(hashOf(window, 0));
+    filter[s >>> 5]! |= 1 << (s & 31);
   }
-  return out;
+  return (text, found) => {
+    if (text.length < FRAGMENT) return;
+    let hash = hashOf(text, 0);
+    // Consecutive matching windows of one secret make one span.
+    let open: { start: number; end: number; name: Named } | undefined;
+    for (let i = 0; ; i += 1) {
+      const s = slot(hash);
+      if ((filter[s >>> 5]! & (1 << (s & 31))) !== 0) {
+        const name = fragments.get(text.slice(i, i + FRAGMENT));
+        if (name) {
+          if (open && open.name === name && i <= open.end) open.end = i + FRAGMENT;
+          else {
+            if (open) found(open.start, open.end, open.name);
+            open = { start: i, end: i + FRAGMENT, name };
+          }
+        }
+      }
+      if (i + FRAGMENT >= text.length) break;
+      hash = (Math.imul(hash - Math.imul(text.charCodeAt(i), BASE_POW), BASE) + text.charCodeAt(i + FRAGMENT)) | 0;
+    }
+    if (open) found(open.start, open.end, open.name);
+  };
+}
+
+// --- Escapes: a view of the text with `\uXXXX`, JSON's `\"`-style escapes and `%XX` decoded, each to one
+// character, and a map back to the text for the spans found in it.
+
+interface DecodedView {
+  readonly text: string;
+  toOriginal(start: number, end: number): { start: number; end: number };
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPE = /\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])|%([0-9a-fA-F]{2})/g;
+
+function decodeEscapes(text: string): DecodedView {
+  if (!text.includes('\\') && !text.includes('%')) return { text, toOriginal: (start, end) => ({ start, end }) };
+  // One entry per escape: where its character stands in the view, where the escape starts in the text, its length.
+  const at: number[] = [];
+  const from: number[] = [];
+  const length: number[] = [];
+  const parts: string[] = [];
+  let last = 0;
+  let shift = 0;
+  for (const match of text.matchAll(ESCAPE)) {
+    parts.push(text.slice(last, match.index));
+    const [whole, unicode, json, percent] = match;
+    parts.push(unicode ? String.fromCharCode(parseInt(unicode, 16)) : json ? JSON_ESCAPES[json]! : String.fromCharCode(parseInt(percent!, 16)));
+    at.push(match.index - shift);
+    from.push(match.index);
+    length.push(whole.length);
+    shift += whole.length - 1;
+    last = match.index + whole.length;
+  }
+  if (at.length === 0) return { text, toOriginal: (start, end) => ({ start, end }) };
+  parts.push(text.slice(last));
+
+  /** The span in the text of the view's character `p`. */
+  const original = (p: number): [number, number] => {
+    let low = 0;
+    let high = at.length - 1;
+    let k = -1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      if (at[mid]! <= p) {
+        k = mid;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    if (k < 0) return [p, p + 1];
+    if (at[k] === p) return [from[k]!, from[k]! + length[k]!];
+    const position = from[k]! + length[k]! + (p - at[k]! - 1);
+    return [position, position + 1];
+  };
+  return { text: parts.join(''), toOriginal: (start, end) => ({ start: original(start)[0], end: original(end - 1)[1] }) };
+}
+
+// --- Replacing: a fragment's span grows to its whole run of text; overlapping spans merge.
+
+/** Characters that end a run of text: whitespace, quotes, brackets, and the separators of URLs, headers and lists. */
+const DELIMITERS = new Set([...' \t\n\r\f\v"\'`<>()[]{},;:&?#=|'].map((c) => c.charCodeAt(0)));
+const isDelimiter = (code: number) => DELIMITERS.has(code) || code === 0xa0 || code === 0x2028 || code === 0x2029;
+
+function extendToRun(text: string, span: { start: number; end: number }): { start: number; end: number } {
+  let { start, end } = span;
+  // A fragment may begin or end with a separator the secret holds (the space of "Bearer x"): the text
+  // beyond it is another word, kept. Any fragment reaching into that word is a span of its own.
+  while (end - start > 1 && isDelimiter(text.charCodeAt(start))) start += 1;
+  while (end - start > 1 && isDelimiter(text.charCodeAt(end - 1))) end -= 1;
+  while (start > 0 && !isDelimiter(text.charCodeAt(start - 1))) start -= 1;
+  while (end < text.length && !isDelimiter(text.charCodeAt(end))) end += 1;
+  // `=` separates names from values, but one or two at the end of a run are base64 padding: part of it.
+  let padded = end;
+  while (padded < text.length && padded - end < 2 && text[padded] === '=') padded += 1;
+  if (padded > end && (padded === text.length || (text[padded] !== '=' && isDelimiter(text.charCodeAt(padded))))) end = padded;
+  return { start, end };
+}
+
+function replaceSpans(text: string, spans: Span[]): string {
+  spans.sort((a, b) => a.start - b.start);
+  const parts: string[] = [];
+  let cursor = 0;
+  let current: Span | undefined;
+  const flush = () => {
+    if (!current) return;
+    parts.push(text.slice(cursor, current.start), current.placeholder);
+    cursor = current.end;
+  };
+  for (const span of spans) {
+    if (current && span.start < current.end) {
+      const rank = Math.max(current.rank, span.rank);
+      current = { start: current.start, end: Math.max(current.end, span.end), placeholder: rank === current.rank ? current.placeholder : span.placeholder, rank };
+    } else {
+      flush();
+      current = { ...span };
+    }
+  }
+  flush();
+  parts.push(text.slice(cursor));
+  return parts.join('');
 }
