@@ -3,6 +3,7 @@
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { targetView } from '../spec/target-view.ts';
 
 /** One finding of prism's response validation. */
 export interface PrismDiagnostic {
@@ -29,9 +30,13 @@ export interface PrismValidator {
 
 type PrismOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
-/** Builds the validator; prism resolves `$ref`s and mutates its input, so it gets a clone. */
+/**
+ * Builds the validator of a server under test: it judges against {@link targetView} of `document`, so
+ * what only the mock promises (`x-mock-only`, such as the shape of its `errors` member) binds no target.
+ * prism resolves `$ref`s and mutates its input; the view is a fresh copy, so `document` stays untouched.
+ */
 export async function createPrismValidator(document: OpenAPIObject): Promise<PrismValidator> {
-  const operations: PrismOperation[] = await getHttpOperationsFromSpec(structuredClone(document));
+  const operations: PrismOperation[] = await getHttpOperationsFromSpec(targetView(document));
   const byId = new Map(operations.map((op) => [op.iid ?? op.id, op]));
   return {
     validateResponse(operationId, response) {

@@ -50,7 +50,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description RFC 9457 problem details. No member is required, as in the RFC. */
+        /**
+         * @description RFC 9457 problem details. No member is required, as in the RFC. The standard members are held to
+         *     their meaning in the RFC; any other member is an extension, which a server may define as it likes.
+         */
         Problem: {
             /**
              * Format: uri-reference
@@ -69,12 +72,12 @@ export interface components {
              * @description Identifies this occurrence (the request's path and query).
              */
             instance?: string;
-            /** @description Extension member listing each invalid request parameter. */
+            /** @description Extension member listing each invalid request parameter, in the mock's shape. */
             errors?: components["schemas"]["ParameterError"][];
         } & {
             [key: string]: unknown;
         };
-        /** @description One invalid request parameter (extension member of Problem). */
+        /** @description One invalid request parameter (an item of the mock's `errors` extension member of Problem). */
         ParameterError: {
             /**
              * @description Where the parameter was sent.
