@@ -1,7 +1,8 @@
-import { redact, type Secrets } from './redact.ts';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { redact, redactValue, type Secrets } from './redact.ts';
 import type { Exchange, RecordedRequest, RecordedResponse } from './types.ts';
 
-/** A fetch-compatible function: global fetch, or an in-process app's `fetch`. */
+/** A fetch-compatible function: an in-process app's `fetch` (tests, the kit's own mock). */
 export type FetchLike = (input: Request) => Promise<Response> | Response;
 
 /** How the kit reaches a target. */
@@ -17,7 +18,21 @@ export interface HttpClientOptions {
   readonly timeoutMs: number;
   /** Bodies larger than this are cut and reported. */
   readonly maxBodyBytes: number;
+  /**
+   * After the first body over {@link maxBodyBytes}, later bodies are read only up to this (default 1 MiB,
+   * far above a page of 100 records), so a target that always answers endlessly costs one full read.
+   */
+  readonly reducedBodyBytes?: number;
+  /** At most this many requests per second, spaced evenly (retries included). */
+  readonly rate?: number;
+  /** Retries of a 429, honouring Retry-After (default 2). */
+  readonly maxRetries?: number;
+  /** The run's deadline: aborts requests in flight; later sends return at once without sending. */
+  readonly signal?: AbortSignal;
+  /** Sends requests in-process instead of over the network. */
   readonly fetch?: FetchLike;
+  /** undici dispatcher for network requests; by default one that honours HTTP(S)_PROXY and NO_PROXY. */
+  readonly dispatcher?: Dispatcher;
 }
 
 /** What a request may change: the key (`null` sends none) and extra headers. */
@@ -27,24 +42,98 @@ export interface SendOptions {
   readonly method?: string;
 }
 
+/** What a client has done so far; a live object, updated as requests go. */
+export interface ClientStats {
+  /** Requests actually sent, retries included. */
+  readonly sent: number;
+  /** Of those, retries of a 429. */
+  readonly retried: number;
+  /** Responses whose body was cut at a byte cap. */
+  readonly cut: number;
+}
+
 /** Sends requests to the target and records each as a redacted {@link Exchange}; never throws. */
 export interface HttpClient {
   send(operationId: string, path: string, query: Readonly<Record<string, string>>, options?: SendOptions): Promise<Exchange>;
   readonly secrets: Secrets;
+  readonly stats: ClientStats;
 }
 
+/** The error of every exchange the run's deadline stopped, or kept from being sent. */
+export const DEADLINE_REACHED = 'run deadline reached';
+/** Longest wait before retrying a 429, whatever its Retry-After says. */
+export const MAX_RETRY_WAIT_MS = 30_000;
+const REDUCED_BODY_BYTES = 1024 * 1024;
+/** Of a body over the cap, this much is kept (redacted) as `text`, to show what it was. */
+const HEAD_CHARS = 4096;
+// Redacted before it is cut to HEAD_CHARS, so a key straddling the cut is still recognised.
+const HEAD_BYTES = 2 * HEAD_CHARS;
+
+let sharedDispatcher: Dispatcher | undefined;
+
 /**
- * Creates the client. Redirects are never followed (a 3xx comes back as the response), so the key is
- * never carried to another origin; bodies are read up to a byte cap, and the timeout covers the body,
- * so a target that hangs mid-body is cut off.
+ * Creates the client. Network requests go through undici (fetch refuses ports such as 6000 that curl
+ * reaches) via a proxy-aware agent, so HTTPS, `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` and
+ * `NODE_EXTRA_CA_CERTS` work. Redirects are never followed (a 3xx comes back as the response), so the key
+ * is never carried to another origin. A body is read up to a byte cap and the timeout covers it, so a
+ * target that hangs mid-body, or never ends it, is cut off. Secrets are redacted from everything recorded.
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const secrets: Secrets = { ...(options.apiKey ? { apiKey: options.apiKey } : {}), headerValues: Object.values(options.headers ?? {}) };
-  const doFetch = options.fetch ?? ((request: Request) => fetch(request));
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
+  const stats = { sent: 0, retried: 0, cut: 0 };
+  const maxRetries = options.maxRetries ?? 2;
+  const reducedCap = Math.min(options.maxBodyBytes, options.reducedBodyBytes ?? REDUCED_BODY_BYTES);
+  let capReached = false;
+  const pace = pacer(options.rate, options.signal);
+  const transport: Transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? (sharedDispatcher ??= new EnvHttpProxyAgent()));
+
+  /** One request: sent, its body read within the cap and the timeout. `retryAfter` when it is a 429 to retry. */
+  async function attempt(url: URL, method: string, headers: Record<string, string>, mayRetry: boolean): Promise<Attempt> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), options.timeoutMs);
+    const onDeadline = () => controller.abort(new Error(DEADLINE_REACHED));
+    options.signal?.addEventListener('abort', onDeadline, { once: true });
+    const started = performance.now();
+    try {
+      stats.sent += 1;
+      // Raced with the signal: an in-process fetch may ignore it and never answer.
+      const answer = await Promise.race([transport(url, method, headers, controller.signal), rejection(controller.signal)]);
+      if (answer.status === 429 && mayRetry) {
+        answer.body.stop();
+        return { retryAfter: answer.headers['retry-after'] ?? null };
+      }
+      // Read each time a chunk comes: a body read alongside the first one over the cap stops at the small cap too.
+      const cap = () => (capReached ? reducedCap : options.maxBodyBytes);
+      const body = await readCapped(answer.body, cap, Number(answer.headers['content-length'] ?? Number.NaN));
+      const recorded = {
+        status: answer.status,
+        headers: Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [n, redact(v, secrets)])),
+        durationMs: Math.round(performance.now() - started),
+      };
+      if (body.cut) {
+        stats.cut += 1;
+        const reduced = body.cap < options.maxBodyBytes;
+        const error = `body larger than ${body.cap} bytes; reading stopped${reduced ? ` (after a body over ${options.maxBodyBytes} bytes earlier in this run, later ones are read only up to ${body.cap})` : ''}`;
+        capReached = true;
+        return { response: { ...recorded, text: redact(body.head.toString('utf8'), secrets).slice(0, HEAD_CHARS) }, error };
+      }
+      // Parsed from the raw text, then redacted: a preview cut later from any value is already clean.
+      const raw = body.bytes.toString('utf8');
+      const response: RecordedResponse = { ...recorded, text: redact(raw, secrets), ...parseJson(raw, secrets) };
+      return { response };
+    } catch (error) {
+      if (options.signal?.aborted) return { error: DEADLINE_REACHED };
+      return { error: controller.signal.aborted ? `no complete response within ${options.timeoutMs} ms` : describeNetworkError(error) };
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onDeadline);
+    }
+  }
 
   return {
     secrets,
+    stats,
     async send(operationId, path, query, sendOptions = {}) {
       const url = new URL(base + path);
       for (const [name, value] of Object.entries(query)) url.searchParams.append(name, value);
@@ -52,70 +141,212 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
       if (key !== null && key !== undefined) headers[options.apiKeyHeader] = key;
       const method = sendOptions.method ?? 'GET';
-      const recorded: RecordedRequest = {
+      const request: RecordedRequest = {
         method,
         url: redact(url.href, secrets),
         headers: Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, redact(v, secrets)])),
       };
+      const stopped = { operationId, request, error: DEADLINE_REACHED };
 
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), options.timeoutMs);
-      const started = performance.now();
-      try {
-        const response = await doFetch(new Request(url, { method, headers, redirect: 'manual', signal: controller.signal }));
-        const { text, cut } = await readCapped(response, options.maxBodyBytes);
-        const recordedResponse: RecordedResponse = {
-          status: response.status,
-          headers: Object.fromEntries([...response.headers].map(([n, v]) => [n.toLowerCase(), redact(v, secrets)])),
-          text: redact(text, secrets),
-          ...parseJson(text),
-          durationMs: Math.round(performance.now() - started),
-        };
-        return cut
-          ? { operationId, request: recorded, response: recordedResponse, error: `body larger than ${options.maxBodyBytes} bytes; reading stopped` }
-          : { operationId, request: recorded, response: recordedResponse };
-      } catch (error) {
-        const reason = controller.signal.aborted ? `no complete response within ${options.timeoutMs} ms` : describeNetworkError(error);
-        return { operationId, request: recorded, error: redact(reason, secrets) };
-      } finally {
-        clearTimeout(timer);
+      for (let tries = 0; ; tries += 1) {
+        if (!(await pace())) return stopped;
+        if (tries > 0) stats.retried += 1;
+        const result = await attempt(url, method, headers, tries < maxRetries);
+        if ('retryAfter' in result) {
+          if (!(await sleep(retryDelay(result.retryAfter, tries), options.signal))) return stopped;
+          continue;
+        }
+        const { response, error } = result;
+        return { operationId, request, ...(response ? { response } : {}), ...(error ? { error: redact(error, secrets) } : {}) };
       }
     },
   };
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
-  if (!response.body) return { text: '', cut: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      chunks.push(value.subarray(0, value.byteLength - (size - maxBytes)));
-      return { text: Buffer.concat(chunks).toString('utf8'), cut: true };
-    }
-    chunks.push(value);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), cut: false };
-}
+type Attempt = { readonly retryAfter: string | null } | { readonly response?: RecordedResponse; readonly error?: string };
 
-function parseJson(text: string): { json?: unknown } {
+function parseJson(raw: string, secrets: Secrets): { json?: unknown } {
+  let json: unknown;
   try {
-    return { json: JSON.parse(text) };
+    json = JSON.parse(raw);
   } catch {
     return {};
   }
+  return { json: redactValue(json, secrets) };
 }
 
-/** Turns undici's nested "fetch failed" into the cause a user can act on. */
+// --- Transports: undici over the network, or an in-process fetch; both give a body to pull chunks from.
+
+interface BodySource {
+  /** The next chunk, or undefined at the end. */
+  next(): Promise<Uint8Array | undefined>;
+  /** Stops reading and releases the connection (an unread rest is never downloaded). */
+  stop(): void;
+}
+
+interface Answer {
+  readonly status: number;
+  /** Names lower-cased, repeated headers joined. */
+  readonly headers: Record<string, string>;
+  readonly body: BodySource;
+}
+
+type Transport = (url: URL, method: string, headers: Record<string, string>, signal: AbortSignal) => Promise<Answer>;
+
+function undiciTransport(dispatcher: Dispatcher): Transport {
+  return async (url, method, headers, signal) => {
+    // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
+    // because ours (covering headers and body) aborts through the signal.
+    const response = await request(url, { method: method as Dispatcher.HttpMethod, headers, signal, dispatcher, headersTimeout: 0, bodyTimeout: 0 });
+    const flat: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    // Destroying a body undici has not finished errors it ("Request aborted"): expected, not a crash.
+    response.body.on('error', () => undefined);
+    const iterator = response.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+    return {
+      status: response.statusCode,
+      headers: flat,
+      body: {
+        next: async () => {
+          const step = await iterator.next();
+          return step.done ? undefined : step.value;
+        },
+        stop: () => response.body.destroy(),
+      },
+    };
+  };
+}
+
+function fetchTransport(fetch: FetchLike): Transport {
+  return async (url, method, headers, signal) => {
+    const response = await fetch(new Request(url, { method, headers, redirect: 'manual', signal }));
+    const reader = response.body?.getReader();
+    // An in-process body does not listen to the request's signal: the read races it instead.
+    const aborted = rejection(signal);
+    const stop = () => void reader?.cancel().catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    return {
+      status: response.status,
+      headers: Object.fromEntries([...response.headers].map(([n, v]) => [n.toLowerCase(), v])),
+      body: {
+        next: async () => {
+          if (!reader) return undefined;
+          const step = await Promise.race([reader.read(), aborted]);
+          return step.done ? undefined : step.value;
+        },
+        stop,
+      },
+    };
+  };
+}
+
+/** A promise rejected when `signal` aborts (never resolved), to race with work that ignores the signal. */
+function rejection(signal: AbortSignal): Promise<never> {
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined); // handled by whoever races it; unraced, it must not be "unhandled"
+  return aborted;
+}
+
+// --- Bodies: read up to the cap; over it, stop and keep only the head.
+
+type Body = { readonly cut: false; readonly bytes: Buffer } | { readonly cut: true; readonly head: Buffer; readonly cap: number };
+
+/** Reads a body whole, or up to `cap()` (asked again at every chunk, as it may shrink meanwhile). */
+async function readCapped(source: BodySource, cap: () => number, declaredLength: number): Promise<Body> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // A declared length over the cap needs no proof: read the head only.
+  const declaredOver = declaredLength > cap();
+  for (let chunk = await source.next(); chunk; chunk = await source.next()) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
+    const limit = cap();
+    if (size > (declaredOver ? HEAD_BYTES : limit)) {
+      source.stop();
+      return { cut: true, head: head(chunks, HEAD_BYTES), cap: limit };
+    }
+  }
+  return { cut: false, bytes: Buffer.concat(chunks, size) };
+}
+
+/** The first `bytes` of the chunks, copying no more than that. */
+function head(chunks: readonly Uint8Array[], bytes: number): Buffer {
+  const taken: Uint8Array[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    if (size >= bytes) break;
+    const part = chunk.subarray(0, bytes - size);
+    taken.push(part);
+    size += part.byteLength;
+  }
+  return Buffer.concat(taken, size);
+}
+
+// --- Politeness: pacing, and waits before a retry; both end at once when the deadline passes.
+
+/** A function resolving when the next request may go (false: the deadline passed first). */
+function pacer(rate: number | undefined, signal: AbortSignal | undefined): () => Promise<boolean> {
+  const interval = rate && rate > 0 ? 1000 / rate : 0;
+  let next = 0;
+  return async () => {
+    if (signal?.aborted) return false;
+    if (interval === 0) return true;
+    // The slot is taken before waiting, so concurrent sends queue up evenly.
+    const now = performance.now();
+    const at = Math.max(now, next);
+    next = at + interval;
+    return at > now ? sleep(at - now, signal) : true;
+  };
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (completed: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(completed);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** How long to wait before retry number `tries + 1`: Retry-After (seconds or an HTTP date), else a short backoff. */
+export function retryDelay(retryAfter: string | null, tries: number): number {
+  if (retryAfter !== null) {
+    const value = retryAfter.trim();
+    const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+    if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), MAX_RETRY_WAIT_MS);
+  }
+  return Math.min(500 * 2 ** tries, MAX_RETRY_WAIT_MS);
+}
+
+// --- Errors a user can act on.
+
+const TLS_ERROR = /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
+
+/** Turns a transport error (undici's, node:http's, or fetch's nested "fetch failed") into the cause a user can act on. */
 export function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code === 'ECONNREFUSED') return 'connection refused';
-  if (cause?.code === 'ENOTFOUND') return 'host not found';
-  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
-  return cause?.message ?? (error as Error).message ?? String(error);
+  let cause = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | undefined;
+  // fetch wraps the cause; a connection tried on several addresses fails with an AggregateError.
+  for (let depth = 0; cause && typeof cause === 'object' && depth < 5; depth += 1) {
+    if (typeof cause.code === 'string') break;
+    const inner = cause.cause ?? (Array.isArray(cause.errors) ? cause.errors[0] : undefined);
+    if (!inner || typeof inner !== 'object') break;
+    cause = inner as typeof cause;
+  }
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const message = typeof cause?.message === 'string' && cause.message ? cause.message : String(error);
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection closed by the target (${code})`;
+  if (code && TLS_ERROR.test(code)) return `TLS error ${code}: ${message} (trust a private CA with NODE_EXTRA_CA_CERTS=ca.pem)`;
+  if (code) return `${code}: ${message}`;
+  return message;
 }
