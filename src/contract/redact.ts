@@ -129,18 +129,22 @@ function build(secrets: Secrets): Redactor {
   return {
     active: true,
     redact(text) {
-      const view = decodeEscapes(text);
       const found: Span[] = [];
-      const add = (start: number, end: number, name: Named, wholeRun: boolean) => {
-        const span = view.toOriginal(start, end);
-        found.push(wholeRun ? { ...extendToRun(text, span), ...name } : { ...span, ...name });
-      };
-      scanner?.(view.text, (start, end, name) => add(start, end, name, true));
-      for (const { form, named: name } of wholes) {
-        for (let at = view.text.indexOf(form); at >= 0; at = view.text.indexOf(form, at + 1)) add(at, at + form.length, name, false);
-      }
-      for (const { pattern, named: name } of tokens) {
-        for (const match of view.text.matchAll(pattern)) add(match.index, match.index + match[0].length, name, false);
+      const decoded = decodeEscapes(text);
+      // Decoded, and as it is when it holds escapes: a literal fragment may follow an escape whose hex
+      // digits look like the start of it (`\u4f9a2b7c` for a key holding 4f9a2b7c).
+      for (const view of decoded.text === text ? [decoded] : [literal(text), decoded]) {
+        const add = (start: number, end: number, name: Named, wholeRun: boolean) => {
+          const span = view.toOriginal(start, end);
+          found.push(wholeRun ? { ...extendToRun(text, span), ...name } : { ...span, ...name });
+        };
+        scanner?.(view.text, (start, end, name) => add(start, end, name, true));
+        for (const { form, named: name } of wholes) {
+          for (let at = view.text.indexOf(form); at >= 0; at = view.text.indexOf(form, at + 1)) add(at, at + form.length, name, false);
+        }
+        for (const { pattern, named: name } of tokens) {
+          for (const match of view.text.matchAll(pattern)) add(match.index, match.index + match[0].length, name, false);
+        }
       }
       return found.length === 0 ? text : replaceSpans(text, found);
     },
@@ -233,8 +237,10 @@ interface DecodedView {
 const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const ESCAPE = /\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])|%([0-9a-fA-F]{2})/g;
 
+const literal = (text: string): DecodedView => ({ text, toOriginal: (start, end) => ({ start, end }) });
+
 function decodeEscapes(text: string): DecodedView {
-  if (!text.includes('\\') && !text.includes('%')) return { text, toOriginal: (start, end) => ({ start, end }) };
+  if (!text.includes('\\') && !text.includes('%')) return literal(text);
   // One entry per escape: where its character stands in the view, where the escape starts in the text, its length.
   const at: number[] = [];
   const from: number[] = [];
@@ -252,7 +258,7 @@ function decodeEscapes(text: string): DecodedView {
     shift += whole.length - 1;
     last = match.index + whole.length;
   }
-  if (at.length === 0) return { text, toOriginal: (start, end) => ({ start, end }) };
+  if (at.length === 0) return literal(text);
   parts.push(text.slice(last));
 
   /** The span in the text of the view's character `p`. */
@@ -289,6 +295,10 @@ function extendToRun(text: string, span: { start: number; end: number }): { star
   while (end - start > 1 && isDelimiter(text.charCodeAt(end - 1))) end -= 1;
   while (start > 0 && !isDelimiter(text.charCodeAt(start - 1))) start -= 1;
   while (end < text.length && !isDelimiter(text.charCodeAt(end))) end += 1;
+  // A run ending in an escaping backslash (`\"` inside a JSON string) leaves it: replacing it would unescape the quote.
+  let backslashes = 0;
+  while (end - backslashes > start && text[end - backslashes - 1] === '\\') backslashes += 1;
+  if (backslashes % 2 === 1 && end < text.length && end - start > 1) end -= 1;
   // `=` separates names from values, but one or two at the end of a run are base64 padding: part of it.
   let padded = end;
   while (padded < text.length && padded - end < 2 && text[padded] === '=') padded += 1;

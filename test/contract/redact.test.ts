@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redact, redactValue, type Secrets } from '../../src/contract/redact.ts';
 
@@ -79,6 +80,11 @@ describe('redact: a long key leaves no 8-character fragment in any form', () => 
     }
   });
 
+  it('catches a literal fragment that an escape runs into', () => {
+    // Decoded, this is U+4F9A then "2b7c"; as written, it shows "4f9a2b7c", a fragment of the key.
+    expect(redact('{"a":"x\\u4f9a2b7c"}', secrets)).toBe('{"a":"$TEMPMON_API_KEY"}');
+  });
+
   it('catches the key URL-encoded, in either hex case, with + for a space', () => {
     const encoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
     expect(redact(`location: /login?next=${encoded}&x=1`, secrets)).toBe('location: /login?next=$TEMPMON_API_KEY&x=1');
@@ -110,6 +116,35 @@ describe('redact: a long key leaves no 8-character fragment in any form', () => 
   it('applies the same rules to long --header values', () => {
     const gateway: Secrets = { apiKey: 'k', headerValues: ['Bearer eyJhbGciOiJIUzI1NiJ9.payload'] };
     expect(redact('auth header was Bearer eyJhbGciOiJIUzI1NiJ9.payload; token eyJhbGciOi…', gateway)).toBe('auth header was <redacted>; token <redacted>');
+  });
+
+  it('keeps JSON valid and leaves no fragment, whatever mix of key pieces, escapes and separators a target sends', () => {
+    const piece = fc.oneof(
+      fc.integer({ min: 0, max: KEY.length - 1 }).chain((i) => fc.integer({ min: i + 1, max: KEY.length }).map((j) => KEY.slice(i, j))),
+      fc.constantFrom('"', '\\', ' ', ',', ':', '=', '==', '\n', 'é', '%', '%7', 'u00', '\\u00', 'a', 'Z', '/', '+'),
+    );
+    /** JSON text of `s`, with the characters `escaped` picks written as \uXXXX in either case, as a hostile target may. */
+    const encode = (s: string, escaped: (i: number) => number) =>
+      `"${[...s]
+        .map((c, i) => {
+          const how = escaped(i);
+          if (how === 0) return JSON.stringify(c).slice(1, -1);
+          const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+          return `\\u${how === 1 ? hex : hex.toUpperCase()}`;
+        })
+        .join('')}"`;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1 }), (pieces, hows) => {
+        const s = pieces.join('');
+        const string = encode(s, (i) => hows[i % hows.length]!);
+        const text = `{"v":${string},${string}:[${string},1]}`;
+        const out = redact(text, secrets);
+        expect(() => JSON.parse(out)).not.toThrow();
+        expect(fragmentsIn(out)).toEqual([]);
+        expect(fragmentsIn(JSON.stringify(JSON.parse(out)))).toEqual([]);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('keeps a long text fast (16 MiB in well under a few seconds)', () => {
