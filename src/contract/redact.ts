@@ -185,7 +185,7 @@ const BASE_POW = (() => {
   for (let i = 0; i < FRAGMENT - 1; i += 1) power = Math.imul(power, BASE);
   return power;
 })();
-const FILTER_BITS = 20;
+const FILTER_BITS = 16;
 
 function hashOf(text: string, from: number): number {
   let hash = 0;
@@ -197,7 +197,8 @@ type OnFragment = (start: number, end: number, name: Named) => void;
 
 function fragmentScanner(fragments: ReadonlyMap<string, Named>): (text: string, found: OnFragment) => void {
   const filter = new Uint32Array(1 << (FILTER_BITS - 5));
-  const slot = (hash: number) => hash >>> (32 - FILTER_BITS);
+  // Multiplied again so that the last characters, which reach only the hash's low bits, pick the slot too.
+  const slot = (hash: number) => Math.imul(hash, 0x9e3779b1) >>> (32 - FILTER_BITS);
   for (const window of fragments.keys()) {
     const s = slot(hashOf(window, 0));
     filter[s >>> 5]! |= 1 << (s & 31);
