@@ -130,10 +130,7 @@ function build(secrets: Secrets): Redactor {
     active: true,
     redact(text) {
       const found: Span[] = [];
-      const decoded = decodeEscapes(text);
-      // Decoded, and as it is when it holds escapes: a literal fragment may follow an escape whose hex
-      // digits look like the start of it (`\u4f9a2b7c` for a key holding 4f9a2b7c).
-      for (const view of decoded.text === text ? [decoded] : [literal(text), decoded]) {
+      for (const view of viewsOf(text)) {
         const add = (start: number, end: number, name: Named, wholeRun: boolean) => {
           const span = view.toOriginal(start, end);
           found.push(wholeRun ? { ...extendToRun(text, span), ...name } : { ...span, ...name });
@@ -236,12 +233,23 @@ interface DecodedView {
 }
 
 const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-const ESCAPE = /\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])|%([0-9a-fA-F]{2})/g;
+const JSON_ESCAPE = /\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])/g;
+const ANY_ESCAPE = /\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])|%([0-9a-fA-F]{2})/g;
 
 const literal = (text: string): DecodedView => ({ text, toOriginal: (start, end) => ({ start, end }) });
 
-function decodeEscapes(text: string): DecodedView {
-  if (!text.includes('\\') && !text.includes('%')) return literal(text);
+/**
+ * The views of a text to look for secrets in. As written: a literal fragment may follow an escape whose hex
+ * digits look like its start (`\u4f9a2b7c` for a key holding 4f9a2b7c). JSON escapes decoded alone: text
+ * such as `%4f9a...` is JSON's, not a URL's, and a JSON parser shows it as is. All escapes decoded.
+ */
+function viewsOf(text: string): DecodedView[] {
+  const json = text.includes('\\') && /\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/.test(text);
+  const percent = text.includes('%') && /%[0-9a-fA-F]{2}/.test(text);
+  return [literal(text), ...(json ? [decodeEscapes(text, JSON_ESCAPE)] : []), ...(percent ? [decodeEscapes(text, ANY_ESCAPE)] : [])];
+}
+
+function decodeEscapes(text: string, escape: RegExp): DecodedView {
   // One entry per escape: where its character stands in the view, where the escape starts in the text, its length.
   const at: number[] = [];
   const from: number[] = [];
@@ -249,7 +257,7 @@ function decodeEscapes(text: string): DecodedView {
   const parts: string[] = [];
   let last = 0;
   let shift = 0;
-  for (const match of text.matchAll(ESCAPE)) {
+  for (const match of text.matchAll(escape)) {
     parts.push(text.slice(last, match.index));
     const [whole, unicode, json, percent] = match;
     parts.push(unicode ? String.fromCharCode(parseInt(unicode, 16)) : json ? JSON_ESCAPES[json]! : String.fromCharCode(parseInt(percent!, 16)));

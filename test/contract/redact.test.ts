@@ -83,6 +83,8 @@ describe('redact: a long key leaves no 8-character fragment in any form', () => 
   it('catches a literal fragment that an escape runs into', () => {
     // Decoded, this is U+4F9A then "2b7c"; as written, it shows "4f9a2b7c", a fragment of the key.
     expect(redact('{"a":"x\\u4f9a2b7c"}', secrets)).toBe('{"a":"$TEMPMON_API_KEY"}');
+    // "%4f" is not a URL escape here: JSON shows "%4f9a2b7c" once the escaped 9 is decoded.
+    expect(redact('{"a":"%4f\\u0039a2b7c"}', secrets)).toBe('{"a":"$TEMPMON_API_KEY"}');
   });
 
   it('catches the key URL-encoded, in either hex case, with + for a space', () => {
