@@ -1,29 +1,36 @@
-import { writeFileSync } from 'node:fs';
 import { ALL_CHECKS } from '../contract/checks/index.ts';
-import { consoleReport } from '../contract/reports/console-report.ts';
-import { jsonReport } from '../contract/reports/json-report.ts';
-import { junitReport } from '../contract/reports/junit-report.ts';
-import { runContract } from '../contract/run-contract.ts';
+import { unrunReport } from '../contract/grade.ts';
+import { CONTRACT_DEFAULTS, runContract } from '../contract/run-contract.ts';
+import { ContractSetupError, type ContractReport } from '../contract/types.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { parseHeader } from './parse-header.ts';
+import { reportWriters } from './report-files.ts';
 
 /** Help of `tempmon contract`. */
 export const CONTRACT_HELP = `Usage: tempmon contract --target URL [options]
 
-Checks a running server against spec/openapi.yaml. Exit code 0: conformant; 1: violations found;
-2: could not run (bad arguments, target unreachable).
+Checks a running server against spec/openapi.yaml.
+Exit code 0: conformant (every requested check evaluated, none failed);
+          1: violations found, or inconclusive (a check could not be evaluated from the target's answers);
+          2: could not run (bad arguments, target unreachable, key refused, every listing 404).
 
 Options:
   --target URL              base URL of the server under test (required)
   --api-key KEY             the key to send; better: set TEMPMON_API_KEY in the environment
   --strict                  fail on warnings too (assumptions of the spec, undocumented fields)
   --checks a,b              run only these checks (see the list below)
-  --junit FILE              also write a JUnit XML report
-  --json FILE               also write a JSON report
-  --timeout MS              per request, body included (default 10000)
-  --max-pages N             pages read when enumerating a listing (default 50)
-  --max-response-time MS    fail any response slower than this
-  --header 'Name: value'    extra header on every request (repeatable), e.g. for a gateway
+  --seed N                  seed of the generated requests (default: random, printed; replays a run)
+  --examples N              generated requests per exploration check and listing (default ${CONTRACT_DEFAULTS.examples})
+  --junit FILE              also write a JUnit XML report (written on every exit, 2 included)
+  --json FILE               also write a JSON report (written on every exit, 2 included)
+  --timeout MS              per request, body included (default ${CONTRACT_DEFAULTS.timeoutMs})
+  --max-duration SECONDS    the whole run's deadline (default ${CONTRACT_DEFAULTS.maxDurationMs / 1000}); checks not reached are skipped
+  --max-pages N             pages read when enumerating a listing (default ${CONTRACT_DEFAULTS.maxPages})
+  --max-response-time MS    fail any response slower than this (opt-in check max_response_time)
+  --rate N                  send at most N requests per second (for real gateways)
+  --max-retries N           retries of a 429, honouring Retry-After (default 2)
+  --header 'Name: value'    extra header on every request (repeatable), e.g. for a gateway; values are redacted
   --spec FILE               another copy of the spec (default: the kit's spec/openapi.yaml)
   -h, --help                show this help
 
@@ -39,11 +46,16 @@ export async function contractCommand(args: readonly string[], log: (text: strin
     'api-key': { type: 'string' },
     strict: { type: 'boolean' },
     checks: { type: 'string' },
+    seed: { type: 'string' },
+    examples: { type: 'string' },
     junit: { type: 'string' },
     json: { type: 'string' },
     timeout: { type: 'string' },
+    'max-duration': { type: 'string' },
     'max-pages': { type: 'string' },
     'max-response-time': { type: 'string' },
+    rate: { type: 'string' },
+    'max-retries': { type: 'string' },
     header: { type: 'string', multiple: true },
     spec: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -53,49 +65,63 @@ export async function contractCommand(args: readonly string[], log: (text: strin
     return 0;
   }
   const target = values.target as string | undefined;
-  if (!target) throw new CliError('--target URL is required (see tempmon contract --help)');
-  if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target)) throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
+  const strict = values.strict === true;
   const apiKey = (values['api-key'] as string | undefined) ?? process.env.TEMPMON_API_KEY;
-  if (!apiKey) throw new CliError('no API key: set TEMPMON_API_KEY or pass --api-key');
-  const headers = Object.fromEntries(((values.header as string[] | undefined) ?? []).map(parseHeader));
-  const checks = typeof values.checks === 'string' ? values.checks.split(',').map((c) => c.trim()).filter(Boolean) : undefined;
-  const number = (name: 'timeout' | 'max-pages' | 'max-response-time', max: number) => {
-    const raw = values[name];
-    return typeof raw === 'string' ? integerOption(name, raw, 1, max) : undefined;
-  };
-  const timeoutMs = number('timeout', 600_000);
-  const maxPages = number('max-pages', 1_000_000);
-  const maxResponseTimeMs = number('max-response-time', 600_000);
-
-  const spec = loadSpec(typeof values.spec === 'string' ? values.spec : undefined);
-  const report = await runContract({
-    target,
-    apiKey,
-    document: spec.document,
-    strict: values.strict === true,
-    headers,
-    ...(checks ? { checks } : {}),
-    ...(timeoutMs ? { timeoutMs } : {}),
-    ...(maxPages ? { maxPages } : {}),
-    ...(maxResponseTimeMs ? { maxResponseTimeMs } : {}),
-  });
-  const secrets = { apiKey, headerValues: Object.values(headers) };
-  log(consoleReport(report, secrets));
-  if (typeof values.junit === 'string') write(values.junit, junitReport(report, secrets));
-  if (typeof values.json === 'string') write(values.json, jsonReport(report, secrets));
-  return report.conformant ? 0 : 1;
-}
-
-function parseHeader(raw: string): [string, string] {
-  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(raw);
-  if (!match) throw new CliError(`--header must look like 'Name: value', got ${JSON.stringify(raw.split(':')[0])}…`);
-  return [match[1]!, match[2]!];
-}
-
-function write(path: string, text: string): void {
+  const headerValues = ((values.header as string[] | undefined) ?? []).map(parseHeader);
+  const secrets = { ...(apiKey ? { apiKey } : {}), headerValues: headerValues.map(([, v]) => v) };
+  // Checked before the first request: a report path that cannot be written must not cost a whole run.
+  const writers = reportWriters({ junit: values.junit as string | undefined, json: values.json as string | undefined }, secrets);
+  const unrun = (reason: string) => writers.write(unrunReport(target ?? '(none)', strict, reason));
   try {
-    writeFileSync(path, text);
+    if (!target) throw new CliError('--target URL is required (see tempmon contract --help)');
+    if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target)) throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
+    if (!apiKey) throw new CliError('no API key: set TEMPMON_API_KEY or pass --api-key');
+    const checks = typeof values.checks === 'string' ? values.checks.split(',').map((c) => c.trim()).filter(Boolean) : undefined;
+    const number = (name: 'timeout' | 'max-pages' | 'max-response-time' | 'seed' | 'examples' | 'max-duration' | 'rate' | 'max-retries', min: number, max: number) => {
+      const raw = values[name];
+      return typeof raw === 'string' ? integerOption(name, raw, min, max) : undefined;
+    };
+    const timeoutMs = number('timeout', 1, 600_000);
+    const maxPages = number('max-pages', 1, 1_000_000);
+    const maxResponseTimeMs = number('max-response-time', 1, 600_000);
+    const seed = number('seed', 0, 2 ** 31 - 1);
+    const examples = number('examples', 1, 100_000);
+    const maxDuration = number('max-duration', 1, 86_400);
+    const rate = number('rate', 1, 100_000);
+    const maxRetries = number('max-retries', 0, 20);
+
+    const spec = loadSpec(typeof values.spec === 'string' ? values.spec : undefined);
+    const report = await runContract({
+      target,
+      apiKey,
+      document: spec.document,
+      strict,
+      headers: Object.fromEntries(headerValues),
+      ...(checks ? { checks } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(maxPages ? { maxPages } : {}),
+      ...(maxResponseTimeMs ? { maxResponseTimeMs } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(examples ? { examples } : {}),
+      ...(maxDuration ? { maxDurationMs: maxDuration * 1000 } : {}),
+      ...(rate ? { rate } : {}),
+      ...(maxRetries !== undefined ? { maxRetries } : {}),
+    });
+    writers.write(report);
+    log(writers.console(report));
+    return exitCode(report);
   } catch (error) {
-    throw new CliError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    if (error instanceof ContractSetupError) {
+      const line = error.hint ? `${error.message} (${error.hint})` : error.message;
+      unrun(line);
+      throw new ContractSetupError(line);
+    }
+    if (error instanceof Error && 'name' in error && (error.name === 'CliError' || error.name === 'SpecError')) unrun(error.message);
+    throw error;
   }
 }
+
+/** 0 conformant; 1 violations or inconclusive (the target is there but failing); 2 could not run. */
+const exitCode = (report: ContractReport): number => (report.verdict === 'conformant' ? 0 : report.verdict === 'could not run' ? 2 : 1);
+
+export { CliError };

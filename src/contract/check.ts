@@ -3,15 +3,22 @@ import type { ListingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
 import type { SendOptions } from './http-client.ts';
 import type { PrismValidator } from './prism.ts';
-import type { Exchange, Failure } from './types.ts';
+import type { Exchange, Failure, SkipCause } from './types.ts';
 
 /** A failure as a check reports it; the runner adds the check's name and the operation. */
 export type Finding = Omit<Failure, 'check' | 'operationId'>;
 
-/** A check that does not apply here, and why. */
+/** A check that gave no verdict, and why (see {@link SkipCause}). */
 export interface Skip {
   readonly skip: string;
+  readonly cause: SkipCause;
 }
+
+/** The rule does not apply to this target or run: no verdict, and the run is not the worse for it. */
+export const notApplicable = (reason: string): Skip => ({ skip: reason, cause: 'not-applicable' });
+
+/** The check could not observe what it checks: SKIP with the reason, and the run is inconclusive. */
+export const noEvidence = (reason: string): Skip => ({ skip: reason, cause: 'no-evidence' });
 
 /** The records of an operation, read page by page at the largest page size. */
 export interface Listing {
@@ -20,6 +27,10 @@ export interface Listing {
   readonly complete: boolean;
   /** Why the listing could not be read, when a page was not a 200 array. */
   readonly problem?: string;
+  /** A record seen on two pages (the first repeat), when the listing's pages overlap. */
+  readonly repeated?: { readonly id: string; readonly page: number };
+  /** Pages requested to read it. */
+  readonly pages: number;
 }
 
 /** What a check knows of the operation under test and how it talks to the target. */
@@ -29,6 +40,11 @@ export interface OperationContext {
   readonly parameters: ListingParameters;
   readonly prism: PrismValidator;
   readonly maxResponseTimeMs?: number;
+  /** Seed of the generated requests, and how many each exploration sends. */
+  readonly seed: number;
+  readonly examples: number;
+  /** The key the run sends (to derive wrong keys that resemble it); never shown. */
+  readonly apiKey: string | undefined;
   /** GET the operation's path with `query`; the exchange is recorded for the response checks. */
   send(query: Readonly<Record<string, string>>, options?: SendOptions): Promise<Exchange>;
   /** The whole listing (cached; bounded by --max-pages). */
@@ -40,13 +56,19 @@ interface CheckBase {
   readonly name: string;
   /** One line: what conforming means. */
   readonly description: string;
-  /** Why the check does not apply to this run, if it does not (it is then reported as skipped). */
-  skip?(context: OperationContext): string | undefined;
+  /** What the check needs from the target to give a verdict, in words (shown when it is skipped). */
+  readonly evidence: string;
+  /** The option that turns an opt-in check on; without it the check is not requested by default. */
+  readonly optIn?: string;
+  /** When the check does not apply to this run, why (it is then reported as skipped). */
+  skip?(context: OperationContext): Skip | undefined;
 }
 
 /** A check applied to every response the kit receives for an operation. */
 export interface ResponseCheck extends CheckBase {
   readonly kind: 'response';
+  /** Whether the exchanges hold what the check needs (e.g. one record in a 200 array); no evidence otherwise. */
+  needs?(exchanges: readonly Exchange[]): Skip | undefined;
   inspect(exchange: Exchange, context: OperationContext): Finding[];
 }
 
@@ -76,6 +98,55 @@ export const identity = (record: unknown): string =>
 export function preview(value: unknown, max = 120): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * Whether a response can serve as evidence of how the target treats a request: it answered, and
+ * neither with a server error (not_a_server_error's to report) nor a redirect (never followed, so
+ * the real answer is unseen).
+ */
+export function answered(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && !exchange.error && (status < 300 || (status >= 400 && status < 500));
+}
+
+/** What one exchange got, in a few words: `503 text/html`, `302 to https://…`, or the transport error. */
+export function describeAnswer(exchange: Exchange): string {
+  const response = exchange.response;
+  if (!response) return exchange.error ?? 'no response';
+  const type = response.headers['content-type']?.split(';')[0]?.trim();
+  const location = response.headers.location;
+  const what = `${response.status}${location ? ` to ${preview(location, 60)}` : type ? ` ${type}` : ''}`;
+  return exchange.error ? `${what} (${exchange.error})` : what;
+}
+
+/** What a set of exchanges got: `every request got 503 text/html`, or the commonest answers with counts. */
+export function describeAnswers(exchanges: readonly Exchange[]): string {
+  if (exchanges.length === 0) return 'no request was sent';
+  const counts = new Map<string, number>();
+  for (const exchange of exchanges) counts.set(describeAnswer(exchange), (counts.get(describeAnswer(exchange)) ?? 0) + 1);
+  if (counts.size === 1) return `${exchanges.length === 1 ? 'the request' : 'every request'} got ${[...counts.keys()][0]}`;
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return `the requests got ${top.map(([what, n]) => `${n}x ${what}`).join(', ')}${counts.size > 3 ? ', …' : ''}`;
+}
+
+/**
+ * No evidence unless every exchange is a 200 JSON array: the skip to return, naming what came back
+ * instead, or undefined when they all are.
+ */
+export function needRecords(exchanges: readonly Exchange[], what: string): Skip | undefined {
+  const bad = exchanges.filter((e) => !recordsOf(e));
+  return bad.length === 0 ? undefined : noEvidence(`${what} needs 200 JSON arrays, but ${describeAnswers(bad)}`);
+}
+
+/** No evidence unless the listing was read (to its end when `complete`) with at least `min` records. */
+export function needListing(listing: Listing, min: number, complete = false): Skip | undefined {
+  if (listing.problem && listing.records.length < min) return noEvidence(`the listing could not be read: ${listing.problem}`);
+  if (complete && !listing.complete) {
+    return noEvidence(listing.problem ? `the listing could not be read to its end: ${listing.problem}` : `the listing was not read to its end within --max-pages ${listing.pages}: raise it to check this`);
+  }
+  if (listing.records.length < min) return noEvidence(`needs at least ${min} record${min === 1 ? '' : 's'} in the listing, the target has ${listing.records.length}`);
+  return undefined;
 }
 
 /** A finding for a request whose response was not the listing it needed. */

@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
-import { identity, recordsOf, type Listing, type OperationContext } from './check.ts';
+import { describeAnswer, identity, recordsOf, type Listing, type OperationContext } from './check.ts';
 import type { HttpClient } from './http-client.ts';
 import type { PrismValidator } from './prism.ts';
 import type { Exchange } from './types.ts';
@@ -10,6 +10,9 @@ import type { Exchange } from './types.ts';
 export interface ContextSettings {
   readonly maxPages: number;
   readonly maxResponseTimeMs?: number;
+  readonly seed: number;
+  readonly examples: number;
+  readonly apiKey: string | undefined;
 }
 
 /**
@@ -32,6 +35,9 @@ export function createOperationContext(
     document,
     parameters,
     prism,
+    seed: settings.seed,
+    examples: settings.examples,
+    apiKey: settings.apiKey,
     ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
     async send(query, options) {
       const exchange = await client.send(operation.operationId, operation.path, query, options);
@@ -56,16 +62,17 @@ async function enumerate(context: OperationContext, maxPages: number): Promise<L
     const exchange = await context.send({ [page.name]: String(first + n), [pageSize.name]: String(size) });
     const batch = recordsOf(exchange);
     if (!batch) {
-      const why = exchange.error ?? `status ${exchange.response?.status}${exchange.response && !Array.isArray(exchange.response.json) ? ', not a JSON array' : ''}`;
-      return { records, complete: false, problem: `page ${first + n} of size ${size}: ${why}` };
+      const why = describeAnswer(exchange) + (exchange.response?.status === 200 ? ', not a JSON array' : '');
+      return { records, complete: false, problem: `page ${first + n} of size ${size} got ${why}`, pages: n + 1 };
     }
     const repeated = batch.find((record) => seen.has(identity(record)));
     if (repeated) {
-      return { records, complete: false, problem: `page ${first + n} of size ${size} repeats ${identity(repeated)}, already on an earlier page` };
+      const problem = `page ${first + n} of size ${size} repeats ${identity(repeated)}, already on an earlier page`;
+      return { records, complete: false, problem, repeated: { id: identity(repeated), page: first + n }, pages: n + 1 };
     }
     batch.forEach((record) => seen.add(identity(record)));
     records.push(...batch);
-    if (batch.length < size) return { records, complete: true };
+    if (batch.length < size) return { records, complete: true, pages: n + 1 };
   }
-  return { records, complete: false };
+  return { records, complete: false, pages: maxPages };
 }

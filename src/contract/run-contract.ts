@@ -1,7 +1,8 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { listOperations } from '../spec/operations.ts';
-import type { Check, Finding, OperationContext } from './check.ts';
+import { listOperations, type Operation } from '../spec/operations.ts';
+import { identities, noEvidence, recordsOf, type Check, type Finding, type OperationContext, type Skip } from './check.ts';
 import { ALL_CHECKS, selectChecks } from './checks/index.ts';
+import { grade } from './grade.ts';
 import { createHttpClient, type FetchLike } from './http-client.ts';
 import { createOperationContext } from './operation-context.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure } from './types.ts';
@@ -21,72 +22,115 @@ export interface ContractOptions {
   readonly maxResponseTimeMs?: number;
   readonly maxBodyBytes?: number;
   readonly headers?: Readonly<Record<string, string>>;
-  /** How to send requests; global fetch by default, an app's fetch for an in-process target. */
+  /** Seed of the generated requests (random by default, and reported, so a run can be replayed). */
+  readonly seed?: number;
+  /** Generated requests per exploration check and operation (default 100). */
+  readonly examples?: number;
+  /** The whole run's deadline (default 5 minutes): checks not started by then are skipped. */
+  readonly maxDurationMs?: number;
+  /** At most this many requests per second. */
+  readonly rate?: number;
+  /** Retries of a 429 (honouring Retry-After). */
+  readonly maxRetries?: number;
+  /** How to send requests; undici by default, an app's fetch for an in-process target. */
   readonly fetch?: FetchLike;
 }
 
+/** Defaults of a run, shown in the CLI's help. */
+export const CONTRACT_DEFAULTS = { examples: 100, maxDurationMs: 300_000, maxPages: 50, timeoutMs: 10_000 } as const;
+
 /**
  * Runs the selected checks against every operation of the spec and grades the result. Never throws
- * for anything the target does; only for a target that cannot be reached at all.
+ * for anything the target does; only (ContractSetupError) when the run looks misconfigured: the target
+ * cannot be reached, refuses the key, or answers 404 to every listing.
  */
 export async function runContract(options: ContractOptions): Promise<ContractReport> {
   const checks = selectChecks(options.checks);
+  if (options.checks && options.maxResponseTimeMs === undefined && options.checks.includes('max_response_time')) {
+    throw new ContractSetupError('--checks max_response_time needs --max-response-time MS');
+  }
   const operations = listOperations(options.document).filter((op) => op.method === 'get');
   const apiKeyHeader = operations.find((op) => op.apiKeyHeader)?.apiKeyHeader ?? 'x-api-key';
+  const maxDurationMs = options.maxDurationMs ?? CONTRACT_DEFAULTS.maxDurationMs;
+  const deadline = AbortSignal.timeout(maxDurationMs);
   const client = createHttpClient({
     target: options.target,
     apiKeyHeader,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs: options.timeoutMs ?? CONTRACT_DEFAULTS.timeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 16 * 1024 * 1024,
+    signal: deadline,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.rate !== undefined ? { rate: options.rate } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
   });
   // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
   const { createPrismValidator } = await import('./prism.ts');
   const prism = await createPrismValidator(options.document);
-  const settings = { maxPages: options.maxPages ?? 50, ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}) };
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const settings = {
+    maxPages: options.maxPages ?? CONTRACT_DEFAULTS.maxPages,
+    seed,
+    examples: options.examples ?? CONTRACT_DEFAULTS.examples,
+    apiKey: options.apiKey,
+    ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
+  };
+
+  const runs = operations.map((operation) => {
+    const exchanges: Exchange[] = [];
+    return { operation, exchanges, context: createOperationContext(operation, options.document, client, prism, settings, exchanges) };
+  });
+  const probes = await Promise.all(runs.map(({ context }) => context.send({})));
+  refuseMisconfigured(probes, runs.map((r) => r.operation));
 
   const outcomes: CheckOutcome[] = [];
-  let requests = 0;
-  for (const operation of operations) {
-    const exchanges: Exchange[] = [];
-    const context = createOperationContext(operation, options.document, client, prism, settings, exchanges);
-    const probe = await context.send({});
-    if (probe.error && !probe.response) {
-      throw new ContractSetupError(`cannot reach ${probe.request.url}: ${probe.error}`);
-    }
-    // Every check needs an accepted key; a refused one would only bury the real findings.
-    if (probe.response?.status === 401 || probe.response?.status === 403) {
-      throw new ContractSetupError(`${probe.request.url} refused the API key (${probe.response.status}): check TEMPMON_API_KEY or --api-key`);
-    }
-    for (const check of checks.filter((c) => c.kind === 'scenario')) {
-      outcomes.push(await runScenario(check, context));
-    }
-    for (const check of checks.filter((c) => c.kind === 'response')) {
-      outcomes.push(inspectAll(check, context, exchanges));
-    }
-    requests += exchanges.length;
+  const stop = (): Skip | undefined =>
+    deadline.aborted ? noEvidence(`the run's --max-duration of ${Math.round(maxDurationMs / 1000)} s was reached before this check ran`) : undefined;
+  for (const [i, { context, exchanges }] of runs.entries()) {
+    const scenarios: CheckOutcome[] = [];
+    for (const check of checks.filter((c) => c.kind === 'scenario')) scenarios.push(await runScenario(check, context, stop()));
+    const changed = await dataChanged(context, probes[i]!);
+    outcomes.push(...(changed ? scenarios.map((o) => invalidate(o, changed, seed)) : scenarios));
+    for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, context, exchanges));
   }
-  return grade(options.target, options.strict ?? false, outcomes, requests);
+  return grade({ target: options.target, strict: options.strict ?? false, outcomes, stats: client.stats, seed, examples: settings.examples });
 }
 
-async function runScenario(check: Check, context: OperationContext): Promise<CheckOutcome> {
+/** Exit-2 conditions: nothing reached, the key refused, or every listing a 404 (a wrong base URL). */
+function refuseMisconfigured(probes: readonly Exchange[], operations: readonly Operation[]): void {
+  const unreachable = probes.find((p) => p.error && !p.response);
+  if (unreachable) throw new ContractSetupError(`cannot reach ${unreachable.request.url}: ${unreachable.error}`, 'check --target, and that the server is running');
+  const refused = probes.find((p) => p.response?.status === 401 || p.response?.status === 403);
+  // Every check needs an accepted key; a refused one would only bury the real findings.
+  if (refused) {
+    throw new ContractSetupError(`${refused.request.url} refused the API key (${refused.response!.status})`, 'check TEMPMON_API_KEY or --api-key');
+  }
+  if (probes.length > 0 && probes.every((p) => p.response?.status === 404)) {
+    const paths = operations.map((op) => op.path).join(' and ');
+    throw new ContractSetupError(
+      `every listing request got 404 (${probes.map((p) => p.request.url).join(', ')})`,
+      `is --target the API's base URL? The kit appends ${paths} to it (a deployment under a prefix needs it in --target, e.g. https://host/v1)`,
+    );
+  }
+}
+
+async function runScenario(check: Check, context: OperationContext, stopped: Skip | undefined): Promise<CheckOutcome> {
   if (check.kind !== 'scenario') throw new Error('not a scenario check');
-  const base = { check: check.name, operationId: context.operation.operationId, description: check.description };
-  const reason = check.skip?.(context);
-  if (reason) return { ...base, status: 'skipped', failures: [], skipReason: reason };
+  const base = { check: check.name, operationId: context.operation.operationId, description: check.description, evidence: check.evidence };
+  const skip = stopped ?? check.skip?.(context);
+  if (skip) return { ...base, status: 'skipped', failures: [], skipReason: skip.skip, skipCause: skip.cause };
   const result = await check.run(context);
-  if ('skip' in result) return { ...base, status: 'skipped', failures: [], skipReason: result.skip };
+  if ('skip' in result) return { ...base, status: 'skipped', failures: [], skipReason: result.skip, skipCause: result.cause };
   return { ...base, status: 'passed', failures: result.map((f) => ({ ...f, check: check.name, operationId: base.operationId })) };
 }
 
 /** Applies a response check to every exchange, folding repeats of one failure into a count. */
 function inspectAll(check: Check, context: OperationContext, exchanges: readonly Exchange[]): CheckOutcome {
   if (check.kind !== 'response') throw new Error('not a response check');
-  const base = { check: check.name, operationId: context.operation.operationId, description: check.description };
-  const reason = check.skip?.(context);
-  if (reason) return { ...base, status: 'skipped', failures: [], skipReason: reason };
+  const base = { check: check.name, operationId: context.operation.operationId, description: check.description, evidence: check.evidence };
+  const skip = check.skip?.(context) ?? check.needs?.(exchanges);
+  if (skip) return { ...base, status: 'skipped', failures: [], skipReason: skip.skip, skipCause: skip.cause };
   const folded = new Map<string, Failure>();
   for (const exchange of exchanges) {
     for (const finding of check.inspect(exchange, context)) {
@@ -96,24 +140,32 @@ function inspectAll(check: Check, context: OperationContext, exchanges: readonly
       else folded.set(key, toFailure(finding, base));
     }
   }
-  const applicable = exchanges.length > 0;
-  return applicable
-    ? { ...base, status: 'passed', failures: [...folded.values()] }
-    : { ...base, status: 'skipped', failures: [], skipReason: 'no response to inspect' };
+  return { ...base, status: 'passed', failures: [...folded.values()] };
 }
 
 const toFailure = (finding: Finding, base: { check: string; operationId: string }): Failure => ({ ...finding, ...base });
 
-function grade(target: string, strict: boolean, outcomes: CheckOutcome[], requests: number): ContractReport {
-  const graded = outcomes.map((outcome): CheckOutcome => {
-    if (outcome.status === 'skipped') return outcome;
-    const errors = outcome.failures.some((f) => f.severity === 'error');
-    const warnings = outcome.failures.some((f) => f.severity === 'warning');
-    return { ...outcome, status: errors || (strict && warnings) ? 'failed' : warnings ? 'warned' : 'passed' };
-  });
-  const count = (status: CheckOutcome['status']) => graded.filter((o) => o.status === status).length;
-  const summary = { passed: count('passed'), failed: count('failed'), warned: count('warned'), skipped: count('skipped'), requests };
-  return { target, strict, outcomes: graded, summary, conformant: summary.failed === 0 };
+/**
+ * A real deployment can change while the kit reads it. The first page and its count are read again at
+ * the end; when they differ, findings that compare requests cannot be told from the change.
+ */
+async function dataChanged(context: OperationContext, probe: Exchange): Promise<string | undefined> {
+  const before = recordsOf(probe);
+  if (!before) return undefined;
+  const after = await context.send({});
+  const now = recordsOf(after);
+  if (!now) return undefined;
+  const count = (e: Exchange) => e.response?.headers['x-total-count'];
+  // The same records in another order is stable_order's to judge, not a change of data.
+  if (identities(before).sort().join() !== identities(now).sort().join()) return 'the first page holds other records at the end of the run than at its start';
+  if (count(probe) !== count(after)) return `X-Total-Count went from ${count(probe)} to ${count(after)} during the run`;
+  return undefined;
+}
+
+function invalidate(outcome: CheckOutcome, why: string, seed: number): CheckOutcome {
+  if (outcome.status === 'skipped' || outcome.failures.length === 0) return outcome;
+  const { failures: _, ...rest } = outcome;
+  return { ...rest, failures: [], status: 'skipped', skipCause: 'no-evidence', skipReason: `data changed during the run (${why}); run again, with --seed ${seed} to replay the same requests` };
 }
 
 export { ALL_CHECKS, ContractSetupError };

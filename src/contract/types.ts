@@ -39,7 +39,16 @@ export interface Failure {
   readonly exchange?: Exchange;
   /** How many times the same failure was seen, across records and responses (1 when unique). */
   readonly occurrences?: number;
+  /** For a failure found by generated requests: the seed whose `--seed` replays it. */
+  readonly seed?: number;
 }
+
+/**
+ * Why a check gave no verdict. `not-applicable`: the rule does not apply to this target or run (an opt-in
+ * check whose flag is absent, an optional header the target does not send). `no-evidence`: the target's
+ * answers (or the run's budget) did not give the check what it needs, so the run is inconclusive.
+ */
+export type SkipCause = 'not-applicable' | 'no-evidence';
 
 /** The verdict of one check on one operation. */
 export interface CheckOutcome {
@@ -48,20 +57,42 @@ export interface CheckOutcome {
   readonly status: 'passed' | 'failed' | 'warned' | 'skipped';
   readonly failures: readonly Failure[];
   readonly skipReason?: string;
+  readonly skipCause?: SkipCause;
   readonly description: string;
+  /** What the check needs to give a verdict, in words. */
+  readonly evidence?: string;
 }
+
+/**
+ * The word for a whole run. `inconclusive`: nothing failed, but a requested check could not be evaluated
+ * from the target's answers. `could not run`: the run looks misconfigured (target unreachable, key
+ * refused, every listing 404) or an option was wrong.
+ */
+export type Verdict = 'conformant' | 'not conformant' | 'inconclusive' | 'could not run';
 
 /** The result of a whole contract run. */
 export interface ContractReport {
   readonly target: string;
   readonly strict: boolean;
   readonly outcomes: readonly CheckOutcome[];
-  readonly summary: { passed: number; failed: number; warned: number; skipped: number; requests: number };
-  /** True when nothing failed (under --strict, warnings fail too). */
+  readonly summary: { passed: number; failed: number; warned: number; skipped: number; inconclusive: number; requests: number; retried: number };
+  /** True only when every requested check was evaluated and none failed (under --strict, warnings fail too). */
   readonly conformant: boolean;
+  readonly verdict: Verdict;
+  /** Why the run could not run, or why it is inconclusive, with what to do about it. */
+  readonly reason?: string;
+  /** The seed of the generated requests: `--seed` with it replays them. */
+  readonly seed?: number;
+  readonly examples?: number;
 }
 
-/** The run cannot start: the target does not answer at all, or an option is wrong. Exit code 2 in the CLI. */
+/** The run cannot start: the target does not answer at all, refuses the key, or an option is wrong. Exit code 2 in the CLI. */
 export class ContractSetupError extends Error {
   override readonly name = 'ContractSetupError';
+  /** What the user most likely has to change. */
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
 }

@@ -44,11 +44,12 @@ const mapRecords = (edit: (record: Json, i: number) => Json) => (request: Reques
 async function slice(request: Request, next: Next, start: number, count: number): Promise<Json[]> {
   if (count <= 0) return [];
   const first = Math.floor(start / 100) + 1;
-  const last = Math.floor((start + count - 1) / 100) + 1;
+  // At most two pages of 100 hold a slice of up to 100; counted, since far past 2^53 page + 1 === page.
+  const spans = Math.min(2, Math.floor((start + count - 1) / 100) + 2 - first);
   const records: Json[] = [];
-  for (let page = first; page <= last; page += 1) {
+  for (let k = 0; k < spans; k += 1) {
     const response = await next(withUrl(request, (url) => {
-      url.searchParams.set('page', String(page));
+      url.searchParams.set('page', String(first + k));
       url.searchParams.set('pageSize', '100');
     }));
     records.push(...((await response.json()) as Json[]));
@@ -129,7 +130,7 @@ export const FAULTS: readonly Fault[] = [
     severity: 'error',
     handle: (request, next) => next(request).then((r) => mapPage(r, (records) => ((flip += 1) % 2 === 0 ? [...records].reverse() : records))),
   },
-  { name: 'search ignored', caughtBy: 'search_no_match', severity: 'warning', handle: (request, next) => next(withUrl(request, (url) => url.searchParams.delete('search'))) },
+  { name: 'search ignored', caughtBy: 'search_no_match', severity: 'error', handle: (request, next) => next(withUrl(request, (url) => url.searchParams.delete('search'))) },
   { name: 'undocumented field', caughtBy: 'undocumented_fields', severity: 'warning', handle: mapRecords((r) => ({ ...r, internal_note: 'do not ship' })) },
   {
     name: 'battery level in millivolts (an assumed scale)',

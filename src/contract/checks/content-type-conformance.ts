@@ -1,4 +1,5 @@
 import type { ResponseCheck } from '../check.ts';
+import { needsResponse } from './needs.ts';
 import { documentedResponse, severityForStatus } from './documented-response.ts';
 
 /** The Content-Type of a documented response is one the spec lists for it. */
@@ -6,6 +7,8 @@ export const contentTypeConformance: ResponseCheck = {
   name: 'content_type_conformance',
   kind: 'response',
   description: 'the Content-Type is one the spec documents for the status',
+  evidence: 'a 200 response',
+  needs: needsResponse(200),
   inspect(exchange, { operation }) {
     const response = exchange.response;
     if (!response || exchange.request.method === 'HEAD') return [];

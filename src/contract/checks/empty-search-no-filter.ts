@@ -1,16 +1,20 @@
 import type { ScenarioCheck } from '../check.ts';
-import { identities, recordsOf } from '../check.ts';
+import { identities, needListing, needRecords, recordsOf } from '../check.ts';
 
 /** An empty search term means no filter (assumed: a warning). */
 export const emptySearchNoFilter: ScenarioCheck = {
   name: 'empty_search_no_filter',
   kind: 'scenario',
   description: 'an empty search term gives the same records as no term (assumed)',
+  evidence: 'a listing with at least 1 record, and a 200 array without search',
   async run(context) {
+    const missing = needListing(await context.listing(), 1);
+    if (missing) return missing;
     const plain = await context.send({});
     const empty = await context.send({ [context.parameters.search.name]: '' });
-    const [x, y] = [recordsOf(plain), recordsOf(empty)];
-    if (!x) return [];
+    const unusable = needRecords([plain], 'the first page without search');
+    if (unusable) return unusable;
+    const [x, y] = [recordsOf(plain)!, recordsOf(empty)];
     if (y && identities(x).join() === identities(y).join()) return [];
     return [{ severity: 'warning', message: 'search= (empty) changed the result', expected: `${x.length} records as without search`, actual: y ? `${y.length} records` : `status ${empty.response?.status ?? empty.error}`, exchange: empty }];
   },

@@ -1,36 +1,46 @@
-import type { Finding, ScenarioCheck } from '../check.ts';
-import { preview } from '../check.ts';
+import { answered, describeAnswers, noEvidence, notApplicable, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
+import type { Exchange } from '../types.ts';
+import { missingKeys, wrongKeys } from './wrong-keys.ts';
 
-// Fixed, so a failing run can be replayed exactly.
-const WRONG_KEY = 'tempmon-contract-wrong-key-3f9c2a';
+/** Generated look-alike keys per operation, besides the fixed variants. */
+const GENERATED_KEYS = 8;
 
-/** No key, an empty key and a wrong key each get 401 or 403, and no records. */
+/**
+ * Every request without the right key is refused without records: no key, an empty or random key, keys that
+ * resemble the real one (edited, cut short, extended, other case), and other credentials in its place.
+ * Accepting one is an error; refusing with a status other than 401/403 is a warning (the statuses are assumed).
+ */
 export const ignoredAuth: ScenarioCheck = {
   name: 'ignored_auth',
   kind: 'scenario',
-  description: 'no key, an empty key and a wrong key each get 401 or 403 and no records',
-  skip: ({ operation }) => (operation.apiKeyHeader ? undefined : 'the operation is not secured by an API key'),
+  description: 'requests without the right key (none, empty, random, look-alike keys, other credentials) get 401/403 and no records',
+  evidence: 'the right key gets a 200 listing, and the wrong ones get a non-5xx answer',
+  skip: ({ operation }) => (operation.apiKeyHeader ? undefined : notApplicable('the operation is not secured by an API key')),
   async run(context) {
+    const baseline = await context.send({});
+    if (!recordsOf(baseline)) return noEvidence(`the right key itself did not get a 200 listing: ${describeAnswers([baseline])}`);
+    const header = context.operation.apiKeyHeader ?? 'x-api-key';
+    const variants = [...missingKeys(header, context.apiKey, context.seed), ...(context.apiKey ? wrongKeys(context.apiKey, context.seed, GENERATED_KEYS) : [])];
     const findings: Finding[] = [];
-    for (const [label, apiKey] of [['no key', null], ['an empty key', ''], ['a wrong key', WRONG_KEY]] as const) {
-      const exchange = await context.send({}, { apiKey });
-      const response = exchange.response;
-      if (!response) continue; // response_received reports it
-      if (response.status < 400) {
-        findings.push({
-          severity: 'error',
-          message: `${label} was accepted`,
-          expected: '401 or 403 without records',
-          actual: `${response.status} ${preview(response.text, 80)}`,
-          exchange,
-        });
-      } else if (Array.isArray(response.json) && response.json.length > 0) {
-        findings.push({ severity: 'error', message: `${label} got records with status ${response.status}`, expected: 'no records', actual: preview(response.text, 80), exchange });
+    const unseen: Exchange[] = [];
+    for (const variant of variants) {
+      const exchange = await context.send(variant.query ?? {}, { apiKey: variant.apiKey, ...(variant.headers ? { headers: variant.headers } : {}) });
+      if (!answered(exchange)) {
+        unseen.push(exchange);
+        continue;
+      }
+      const response = exchange.response!;
+      const records = recordsOf(exchange) ?? (Array.isArray(response.json) ? response.json : undefined);
+      if (response.status < 300) {
+        findings.push({ severity: variant.severity, message: `${variant.label} was accepted`, expected: '401 or 403 without records', actual: `${response.status} ${preview(response.text, 80)}`, exchange });
+      } else if (records && records.length > 0) {
+        findings.push({ severity: 'error', message: `${variant.label} got records with status ${response.status}`, expected: 'no records', actual: preview(response.text, 80), exchange });
       } else if (response.status !== 401 && response.status !== 403) {
         // The interface shows no error statuses; 401/403 is what our spec assumes.
-        findings.push({ severity: 'warning', message: `${label} got ${response.status}`, expected: '401 or 403', actual: String(response.status), exchange });
+        findings.push({ severity: 'warning', message: `${variant.label} got ${response.status}`, expected: '401 or 403', actual: String(response.status), exchange });
       }
     }
+    if (unseen.length === variants.length) return noEvidence(`no wrong key got an answer to judge: ${describeAnswers(unseen)}`);
     return findings;
   },
 };

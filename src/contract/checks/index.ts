@@ -4,6 +4,9 @@ import { contentTypeConformance } from './content-type-conformance.ts';
 import { defaultPageSize } from './default-page-size.ts';
 import { documentedOrder } from './documented-order.ts';
 import { emptySearchNoFilter } from './empty-search-no-filter.ts';
+import { exploreMetadata } from './explore-metadata.ts';
+import { explorePages } from './explore-pages.ts';
+import { exploreSearch } from './explore-search.ts';
 import { ignoredAuth } from './ignored-auth.ts';
 import { linkHeader } from './link-header.ts';
 import { maxResponseTime } from './max-response-time.ts';
@@ -41,6 +44,9 @@ export const ALL_CHECKS: readonly Check[] = [
   searchSpecialTerms,
   searchCaseInsensitive,
   emptySearchNoFilter,
+  explorePages,
+  exploreSearch,
+  exploreMetadata,
   totalCountHeader,
   linkHeader,
   responseReceived,

@@ -1,5 +1,5 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { pageQuery } from '../check.ts';
+import { needListing, needRecords, notApplicable, pageQuery } from '../check.ts';
 
 /** Parses an RFC 8288 Link header into rel -> URL (relative URLs resolved against `base`). */
 export function parseLinks(header: string, base: string): Map<string, URL> | undefined {
@@ -23,12 +23,17 @@ export const linkHeader: ScenarioCheck = {
   name: 'link_header',
   kind: 'scenario',
   description: 'Link, when present, parses and its first/prev/next/last agree with the page math (assumed)',
+  evidence: 'a listing with at least 1 record, and a 200 page 2 of size 3',
   async run(context) {
     const listing = await context.listing();
+    const missing = needListing(listing, 1);
+    if (missing) return missing;
     const size = 3;
     const exchange = await context.send(pageQuery(context, 2, size));
+    const unusable = needRecords([exchange], 'page 2 of size 3');
+    if (unusable) return unusable;
     const header = exchange.response?.headers.link;
-    if (header === undefined) return { skip: 'the target sends no Link header' };
+    if (header === undefined) return notApplicable('the target sends no Link header (an optional header)');
     const links = parseLinks(header, exchange.request.url);
     if (!links) return [{ severity: 'warning', message: 'Link does not parse as RFC 8288', expected: '<url>; rel="..."', actual: header, exchange }];
     const findings: Finding[] = [];

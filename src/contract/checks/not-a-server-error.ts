@@ -6,6 +6,7 @@ export const notAServerError: ResponseCheck = {
   name: 'not_a_server_error',
   kind: 'response',
   description: 'no request gets a 5xx status',
+  evidence: 'any response',
   inspect(exchange) {
     const status = exchange.response?.status;
     if (status === undefined || status < 500) return [];

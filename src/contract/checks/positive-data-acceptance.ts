@@ -1,5 +1,5 @@
-import type { Finding, ScenarioCheck } from '../check.ts';
-import { pageQuery, recordsOf, unusable } from '../check.ts';
+import { answered, describeAnswers, noEvidence, pageQuery, recordsOf, unusable, type Finding, type ScenarioCheck } from '../check.ts';
+import type { Exchange } from '../types.ts';
 import { boundaryIntegerValues } from './invalid-values.ts';
 
 /** page 1, pageSize at its minimum and maximum, and an unknown extra parameter get 200 with an array. */
@@ -7,6 +7,7 @@ export const positiveDataAcceptance: ScenarioCheck = {
   name: 'positive_data_acceptance',
   kind: 'scenario',
   description: 'valid page and pageSize values at their limits, and an unknown parameter, get 200',
+  evidence: 'a non-5xx, non-redirect answer to each valid request',
   async run(context) {
     const { page, pageSize } = context.parameters;
     const findings: Finding[] = [];
@@ -17,11 +18,13 @@ export const positiveDataAcceptance: ScenarioCheck = {
       // That unknown parameters are ignored is our assumption.
       [{ tempmonUnknownParameter: 'x' }, 'warning'],
     ];
+    const unseen: Exchange[] = [];
     for (const [query, severity] of probes) {
       const exchange = await context.send(query);
-      if (exchange.response && exchange.response.status >= 500) continue;
-      if (!recordsOf(exchange) && exchange.response) findings.push(unusable(exchange, severity, `${new URLSearchParams(query)} was refused`));
+      if (!answered(exchange)) unseen.push(exchange);
+      else if (!recordsOf(exchange)) findings.push(unusable(exchange, severity, `${new URLSearchParams(query)} was refused`));
     }
+    if (unseen.length > 0 && findings.length === 0) return noEvidence(`${unseen.length} of ${probes.length} valid requests got no answer to judge: ${describeAnswers(unseen)}`);
     return findings;
   },
 };

@@ -1,11 +1,14 @@
 import type { ResponseCheck } from '../check.ts';
 import { documentedResponse } from './documented-response.ts';
+import { needsResponse } from './needs.ts';
 
 /** Documented response headers (X-Total-Count, Link), when present, match their schemas. Headers are assumed: warnings. */
 export const responseHeadersConformance: ResponseCheck = {
   name: 'response_headers_conformance',
   kind: 'response',
   description: 'documented response headers, when present, match their schemas',
+  evidence: 'a 200 response',
+  needs: needsResponse(200),
   inspect(exchange, context) {
     const response = exchange.response;
     if (!response || !documentedResponse(context.operation, response.status)) return [];

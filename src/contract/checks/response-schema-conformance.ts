@@ -4,6 +4,7 @@ import type { Finding, OperationContext, ResponseCheck } from '../check.ts';
 import { preview } from '../check.ts';
 import type { Exchange } from '../types.ts';
 import { documentedResponse } from './documented-response.ts';
+import { needsResponse } from './needs.ts';
 
 /**
  * Every response body matches its documented schema, checked by prism-http's validator: every record of
@@ -13,6 +14,8 @@ export const responseSchemaConformance: ResponseCheck = {
   name: 'response_schema_conformance',
   kind: 'response',
   description: 'every body (records and error bodies) matches its documented schema',
+  evidence: 'a 200 response',
+  needs: needsResponse(200),
   inspect(exchange, context) {
     const response = exchange.response;
     if (!response || exchange.request.method === 'HEAD') return [];

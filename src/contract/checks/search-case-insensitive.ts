@@ -1,5 +1,5 @@
 import type { ScenarioCheck } from '../check.ts';
-import { identities, pageQuery, recordsOf } from '../check.ts';
+import { identities, needListing, needRecords, noEvidence, pageQuery, recordsOf } from '../check.ts';
 import { pickSearchTerm } from './search-term.ts';
 
 /** Searching a term in other letter case gives the same records (assumed: a warning). */
@@ -7,15 +7,22 @@ export const searchCaseInsensitive: ScenarioCheck = {
   name: 'search_case_insensitive',
   kind: 'scenario',
   description: 'a term in other letter case gives the same records (assumed)',
+  evidence: 'a record with a distinctive value that has letters, and 200 arrays with results for both searches',
   async run(context) {
+    const missing = needListing(await context.listing(), 1);
+    if (missing) return missing;
     const picked = await pickSearchTerm(context);
     const swapped = picked && [...picked.term].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-    if (!picked || !swapped || swapped === picked.term) return { skip: 'no record has a term with letters to search for' };
+    if (!picked || !swapped || swapped === picked.term) return noEvidence('no record has a distinctive value with letters to search for');
     const name = context.parameters.search.name;
     const a = await context.send(pageQuery(context, 1, 20, { [name]: picked.term }));
     const b = await context.send(pageQuery(context, 1, 20, { [name]: swapped }));
-    const [x, y] = [recordsOf(a), recordsOf(b)];
-    if (!x || !y || identities(x).join() === identities(y).join()) return [];
+    const unusable = needRecords([a, b], 'searching a term in two letter cases');
+    if (unusable) return unusable;
+    const [x, y] = [recordsOf(a)!, recordsOf(b)!];
+    // Nothing found in the term's own case: what other case finds proves nothing about case.
+    if (x.length === 0 && y.length === 0) return noEvidence(`searching ${JSON.stringify(picked.term)}, taken from a record, found nothing in either case`);
+    if (identities(x).join() === identities(y).join()) return [];
     return [{ severity: 'warning', message: `searching ${JSON.stringify(swapped)} differs from ${JSON.stringify(picked.term)}`, expected: identities(x).join(', ') || '[]', actual: identities(y).join(', ') || '[]', exchange: b }];
   },
 };

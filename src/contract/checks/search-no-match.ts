@@ -1,16 +1,25 @@
 import type { ScenarioCheck } from '../check.ts';
-import { preview, recordsOf } from '../check.ts';
-import { NO_MATCH_TERM } from './search-term.ts';
+import { needListing, needRecords, preview, recordsOf } from '../check.ts';
+import { noMatchTerm } from './search-term.ts';
 
-/** A term nothing contains gives 200 [] (assumed: a warning). */
+/**
+ * A term no record can contain gives no records. The interface states the search parameter, so a server
+ * that ignores it altogether breaks the contract: an error.
+ */
 export const searchNoMatch: ScenarioCheck = {
   name: 'search_no_match',
   kind: 'scenario',
-  description: 'a term no record contains gives 200 [] (assumed)',
+  description: 'a term no record can contain (high-entropy, seeded) gives no records: search is not ignored',
+  evidence: 'a listing with at least 1 record, and a 200 array for the search',
   async run(context) {
-    const exchange = await context.send({ [context.parameters.search.name]: NO_MATCH_TERM });
-    const records = recordsOf(exchange);
-    if (!records || records.length === 0) return [];
-    return [{ severity: 'warning', message: `searching ${JSON.stringify(NO_MATCH_TERM)} gave ${records.length} records: search looks ignored`, expected: '[]', actual: preview(records[0], 80), exchange }];
+    const missing = needListing(await context.listing(), 1);
+    if (missing) return missing;
+    const term = noMatchTerm(context.seed);
+    const exchange = await context.send({ [context.parameters.search.name]: term });
+    const unusable = needRecords([exchange], `searching ${JSON.stringify(term)}`);
+    if (unusable) return unusable;
+    const records = recordsOf(exchange)!;
+    if (records.length === 0) return [];
+    return [{ severity: 'error', message: `searching ${JSON.stringify(term)}, which no record can contain, gave ${records.length} records: the search parameter looks ignored`, expected: '[]', actual: preview(records[0], 80), exchange }];
   },
 };

@@ -1,5 +1,6 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { identities, recordsOf } from '../check.ts';
+import { describeAnswers, identities, needListing, noEvidence, recordsOf } from '../check.ts';
+import type { Exchange } from '../types.ts';
 import { containsTerm } from './search-term.ts';
 
 /** Terms that break naive SQL, regex or URL handling, and a long one. */
@@ -13,15 +14,25 @@ export const searchSpecialTerms: ScenarioCheck = {
   name: 'search_special_terms',
   kind: 'scenario',
   description: 'special characters and a 1,000-character term are searched literally, never a 5xx',
+  evidence: 'a listing with at least 1 record, and a 200 array for at least one special term',
   async run(context) {
+    const missing = needListing(await context.listing(), 1);
+    if (missing) return missing;
     const findings: Finding[] = [];
+    const unusable: Exchange[] = [];
     for (const term of SPECIAL_TERMS) {
       const exchange = await context.send({ [context.parameters.search.name]: term });
-      const strays = (recordsOf(exchange) ?? []).filter((r) => !containsTerm(r, term));
+      const records = recordsOf(exchange);
+      if (!records) {
+        unusable.push(exchange);
+        continue;
+      }
+      const strays = records.filter((r) => !containsTerm(r, term));
       if (strays.length === 0) continue;
       const shown = term.length > 20 ? `${term.slice(0, 20)}… (${term.length} characters)` : term;
       findings.push({ severity: 'warning', message: `${strays.length} results for ${JSON.stringify(shown)} do not contain it literally`, expected: 'only records containing the term', actual: identities(strays.slice(0, 3)).join(', '), exchange });
     }
+    if (unusable.length === SPECIAL_TERMS.length) return noEvidence(`no special term got a 200 array: ${describeAnswers(unusable)}`);
     return findings;
   },
 };

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
 import type { OperationContext } from '../check.ts';
@@ -31,5 +32,11 @@ export async function pickSearchTerm(context: OperationContext): Promise<{ term:
   return undefined;
 }
 
-/** A term no record contains; fixed, so a failing run can be replayed. */
-export const NO_MATCH_TERM = 'tempmon-no-match-5e1d9a';
+/**
+ * A term no record can contain: 24 random consonants and digits from the seed (about 116 bits, no words), so the
+ * answer does not depend on the model, and `--seed` replays it.
+ */
+export function noMatchTerm(seed: number, index = 0): string {
+  const [term] = fc.sample(fc.string({ unit: fc.constantFrom(...'bcdfghjkmnpqrstvwxz0123456789'), minLength: 24, maxLength: 24 }), { seed: seed + index, numRuns: 1 });
+  return `zq${term ?? ''}`;
+}

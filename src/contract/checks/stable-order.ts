@@ -1,18 +1,20 @@
-import type { ScenarioCheck } from '../check.ts';
-import { identities, pageQuery, recordsOf } from '../check.ts';
+import { identities, needListing, needRecords, pageQuery, recordsOf, type ScenarioCheck } from '../check.ts';
 
 /** The same request twice gives the same records in the same order. */
 export const stableOrder: ScenarioCheck = {
   name: 'stable_order',
   kind: 'scenario',
   description: 'the same request twice gives the same records in the same order',
+  evidence: 'two 200 arrays of at least 2 records for the same request',
   async run(context) {
+    const missing = needListing(await context.listing(), 2);
+    if (missing) return missing;
     const query = pageQuery(context, 1, 10);
     const first = await context.send(query);
     const second = await context.send(query);
-    const [a, b] = [recordsOf(first), recordsOf(second)];
-    if (!a || !b) return [];
-    const [x, y] = [identities(a), identities(b)];
+    const unusable = needRecords([first, second], 'the same request sent twice');
+    if (unusable) return unusable;
+    const [x, y] = [identities(recordsOf(first)!), identities(recordsOf(second)!)];
     if (x.join() === y.join()) return [];
     return [{ severity: 'error', message: 'the same request gave different records or order', expected: x.join(', '), actual: y.join(', '), exchange: second }];
   },

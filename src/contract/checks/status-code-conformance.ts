@@ -9,6 +9,7 @@ export const statusCodeConformance: ResponseCheck = {
   name: 'status_code_conformance',
   kind: 'response',
   description: 'every status is documented for the operation',
+  evidence: 'any response',
   inspect(exchange, { operation }) {
     const status = exchange.response?.status;
     if (status === undefined || status >= 500 || documentedResponse(operation, status)) return [];

@@ -1,24 +1,31 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { pageQuery } from '../check.ts';
-import { NO_MATCH_TERM } from './search-term.ts';
+import { needListing, needRecords, notApplicable, pageQuery } from '../check.ts';
+import { noMatchTerm } from './search-term.ts';
 
 /** When sent, X-Total-Count is an integer equal to the records counted, after search (assumed: warnings). */
 export const totalCountHeader: ScenarioCheck = {
   name: 'total_count_header',
   kind: 'scenario',
   description: 'X-Total-Count, when present, equals the records enumerated, after search (assumed)',
+  evidence: 'a 200 page, the listing read to its end to compare the count',
   async run(context) {
     const listing = await context.listing();
     const exchange = await context.send(pageQuery(context, 1, 1));
+    const unusable = needRecords([exchange], 'page 1 of size 1');
+    if (unusable) return unusable;
     const header = exchange.response?.headers['x-total-count'];
-    if (header === undefined) return { skip: 'the target sends no X-Total-Count' };
+    if (header === undefined) return notApplicable('the target sends no X-Total-Count (an optional header)');
     const findings: Finding[] = [];
     if (!/^\d+$/.test(header)) {
       findings.push({ severity: 'warning', message: 'X-Total-Count is not a non-negative integer', expected: 'an integer', actual: header, exchange });
-    } else if (listing.complete && Number(header) !== listing.records.length) {
-      findings.push({ severity: 'warning', message: 'X-Total-Count differs from the records enumerated', expected: String(listing.records.length), actual: header, exchange });
+    } else {
+      const missing = needListing(listing, 0, true);
+      if (missing) return missing;
+      if (Number(header) !== listing.records.length) {
+        findings.push({ severity: 'warning', message: 'X-Total-Count differs from the records enumerated', expected: String(listing.records.length), actual: header, exchange });
+      }
     }
-    const none = await context.send({ [context.parameters.search.name]: NO_MATCH_TERM });
+    const none = await context.send({ [context.parameters.search.name]: noMatchTerm(context.seed) });
     const noneHeader = none.response?.headers['x-total-count'];
     if (none.response?.status === 200 && noneHeader !== undefined && noneHeader !== '0') {
       findings.push({ severity: 'warning', message: 'X-Total-Count ignores the search', expected: '0', actual: noneHeader, exchange: none });

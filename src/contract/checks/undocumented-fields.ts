@@ -2,12 +2,15 @@ import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
 import type { Finding, ResponseCheck } from '../check.ts';
 import { preview, recordsOf } from '../check.ts';
+import { needsRecord } from './needs.ts';
 
 /** Records carry only fields the spec documents. A warning (an error under --strict): clients may ignore extras. */
 export const undocumentedFields: ResponseCheck = {
   name: 'undocumented_fields',
   kind: 'response',
   description: 'records carry only the fields their schema documents',
+  evidence: 'a record in a 200 JSON array',
+  needs: needsRecord,
   inspect(exchange, { document, operation }) {
     const records = recordsOf(exchange);
     const schema = document.components?.schemas?.[operation.itemSchema];

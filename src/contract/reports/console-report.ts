@@ -1,8 +1,12 @@
 import { toCurl } from '../curl.ts';
 import { redact, type Secrets } from '../redact.ts';
-import type { CheckOutcome, ContractReport } from '../types.ts';
+import type { CheckOutcome, ContractReport, Verdict } from '../types.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
+const VERDICT: Record<Verdict, string> = { conformant: 'conformant', 'not conformant': 'NOT conformant', inconclusive: 'INCONCLUSIVE', 'could not run': 'COULD NOT RUN' };
+
+/** The command that replays a generated failure: the same seed, that check alone. */
+export const replayCommand = (target: string, seed: number, check: string) => `tempmon contract --target '${target}' --seed ${seed} --checks ${check}`;
 
 /**
  * The report for a terminal or a CI log: one block per check (operations inside), each failure with
@@ -17,21 +21,26 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
     const worst = (['failed', 'warned', 'passed', 'skipped'] as const).find((s) => outcomes.some((o) => o.status === s))!;
     lines.push(`${MARK[worst]} ${check}: ${outcomes[0]!.description}`);
     for (const outcome of outcomes) {
-      if (outcome.status === 'skipped') lines.push(`  ${outcome.operationId}: skipped, ${outcome.skipReason ?? ''}`);
+      if (outcome.status === 'skipped') lines.push(`  ${outcome.operationId}: skipped, ${outcome.skipReason ?? ''}${outcome.skipCause === 'no-evidence' && outcome.evidence && !/^(data changed|the run's)/.test(outcome.skipReason ?? '') ? ` (needs ${outcome.evidence})` : ''}`);
       for (const failure of outcome.failures) {
         const times = (failure.occurrences ?? 1) > 1 ? ` (${failure.occurrences} times)` : '';
         lines.push(`  ${outcome.operationId} ${failure.severity.toUpperCase()}: ${failure.message}${times}`);
         if (failure.expected !== undefined) lines.push(`    expected: ${failure.expected}`);
         if (failure.actual !== undefined) lines.push(`    actual:   ${failure.actual}`);
         if (failure.exchange) lines.push(`    reproduce: ${toCurl(failure.exchange.request)}`);
+        if (failure.seed !== undefined) lines.push(`    replay:    ${replayCommand(report.target, failure.seed, failure.check)}`);
       }
     }
   }
-  const { passed, failed, warned, skipped, requests } = report.summary;
+  const { passed, failed, warned, skipped, requests, retried } = report.summary;
   const warnings = report.outcomes.reduce((n, o) => n + o.failures.filter((f) => f.severity === 'warning').length, 0);
-  lines.push('', `${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
-  lines.push(
-    `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests; ${report.conformant ? 'conformant' : 'NOT conformant'}`,
-  );
+  if (report.verdict !== 'could not run') {
+    lines.push('', `${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
+    const seed = report.seed === undefined ? '' : `; seed ${report.seed} (--seed ${report.seed} replays the generated requests)`;
+    lines.push(
+      `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
+    );
+  }
+  lines.push(`${VERDICT[report.verdict]}${report.reason ? `: ${report.reason}` : ''}`);
   return redact(lines.join('\n'), secrets);
 }

@@ -1,4 +1,5 @@
 import { toCurl } from '../curl.ts';
+import { replayCommand } from './console-report.ts';
 import { redact, type Secrets } from '../redact.ts';
 import type { CheckOutcome, ContractReport, Failure } from '../types.ts';
 
@@ -11,20 +12,21 @@ const escapeXml = (text: string) =>
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;');
 
-const describe = (f: Failure) =>
+const describe = (f: Failure, target: string) =>
   [
     `${f.severity.toUpperCase()}: ${f.message}${(f.occurrences ?? 1) > 1 ? ` (${f.occurrences} times)` : ''}`,
     ...(f.expected !== undefined ? [`expected: ${f.expected}`] : []),
     ...(f.actual !== undefined ? [`actual:   ${f.actual}`] : []),
     ...(f.exchange ? [`reproduce: ${toCurl(f.exchange.request)}`] : []),
+    ...(f.seed !== undefined ? [`replay: ${replayCommand(target, f.seed, f.check)}`] : []),
   ].join('\n');
 
-function testcase(outcome: CheckOutcome): string {
+function testcase(outcome: CheckOutcome, target: string): string {
   const open = `    <testcase classname="${escapeXml(outcome.operationId)}" name="${escapeXml(outcome.check)}">`;
-  const details = escapeXml(outcome.failures.map(describe).join('\n\n'));
+  const details = escapeXml(outcome.failures.map((f) => describe(f, target)).join('\n\n'));
   switch (outcome.status) {
     case 'skipped':
-      return `${open}<skipped message="${escapeXml(outcome.skipReason ?? '')}"/></testcase>`;
+      return `${open}<skipped message="${escapeXml(`${outcome.skipCause === 'no-evidence' ? 'no evidence: ' : ''}${outcome.skipReason ?? ''}`)}"/></testcase>`;
     case 'failed':
       return `${open}\n      <failure message="${escapeXml(outcome.failures[0]?.message ?? 'failed')}" type="${outcome.failures.some((f) => f.severity === 'error') ? 'error' : 'warning'}">${details}</failure>\n    </testcase>`;
     case 'warned':
@@ -42,14 +44,20 @@ export function junitReport(report: ContractReport, secrets: Secrets): string {
     const count = (status: CheckOutcome['status']) => outcomes.filter((o) => o.status === status).length;
     return [
       `  <testsuite name="${escapeXml(operationId)}" tests="${outcomes.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped')}">`,
-      ...outcomes.map(testcase),
+      ...outcomes.map((o) => testcase(o, report.target)),
       '  </testsuite>',
     ].join('\n');
   });
+  if (report.verdict === 'could not run') {
+    // CI's report upload still gets a file: one errored test saying why the run could not run.
+    suites.push(
+      `  <testsuite name="tempmon contract" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="tempmon contract" name="run"><error message="${escapeXml(report.reason ?? 'could not run')}"/></testcase>\n  </testsuite>`,
+    );
+  }
   const { failed, skipped } = report.summary;
   const xml = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="tempmon contract ${escapeXml(report.target)}" tests="${report.outcomes.length}" failures="${failed}" errors="0" skipped="${skipped}">`,
+    `<testsuites name="tempmon contract ${escapeXml(report.target)}" tests="${report.outcomes.length || 1}" failures="${failed}" errors="${report.verdict === 'could not run' ? 1 : 0}" skipped="${skipped}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -1,0 +1,50 @@
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { consoleReport } from '../contract/reports/console-report.ts';
+import { jsonReport } from '../contract/reports/json-report.ts';
+import { junitReport } from '../contract/reports/junit-report.ts';
+import type { Secrets } from '../contract/redact.ts';
+import type { ContractReport } from '../contract/types.ts';
+import { CliError } from './cli-error.ts';
+
+/** The report files a contract run was asked to write. */
+export interface ReportPaths {
+  readonly junit?: string | undefined;
+  readonly json?: string | undefined;
+}
+
+/** Throws a CliError unless `path` can be written: its folder exists and is writable, and it is not a folder. */
+function assertWritable(option: string, path: string): void {
+  const full = resolve(path);
+  try {
+    if (statSync(full, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--${option} ${path} is a directory`);
+    accessSync(dirname(full), constants.W_OK);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`--${option} ${path} cannot be written: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/**
+ * Validates the report paths at once, before any request, and returns what writes the reports. Every
+ * output goes through the same secrets, so none can carry the key.
+ */
+export function reportWriters(paths: ReportPaths, secrets: Secrets) {
+  if (paths.junit) assertWritable('junit', paths.junit);
+  if (paths.json) assertWritable('json', paths.json);
+  const write = (path: string, text: string) => {
+    try {
+      writeFileSync(path, text);
+    } catch (error) {
+      throw new CliError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  };
+  return {
+    /** Writes the requested report files (also for a run that could not run, with the reason). */
+    write(report: ContractReport): void {
+      if (paths.junit) write(paths.junit, junitReport(report, secrets));
+      if (paths.json) write(paths.json, jsonReport(report, secrets));
+    },
+    console: (report: ContractReport) => consoleReport(report, secrets),
+  };
+}

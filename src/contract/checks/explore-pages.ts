@@ -1,0 +1,55 @@
+import { identities, needListing, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
+import { explore, usable, type Judgement } from '../explore/explore.ts';
+import { explorationOf } from '../explore/exploration-state.ts';
+import { requestArbitrary, resolveRequest } from '../explore/generated-request.ts';
+
+/**
+ * Generated requests judged by what the interface states, so every violation is an error: a valid request
+ * gets 200 with a JSON array of at most pageSize records, each a record of the listing, none twice; page
+ * p of size s is results (p-1)s..ps-1 of the target's own answer to the same search read at the largest
+ * size; a term no record can contain finds nothing (else the search parameter is ignored).
+ */
+export const explorePages: ScenarioCheck = {
+  name: 'explore_pages',
+  kind: 'scenario',
+  description: 'generated searches and pages (any valid page, size and term) get the slices and records the interface states',
+  evidence: 'a listing with at least 1 record, and generated requests answered without a 5xx or redirect',
+  async run(context) {
+    const { model, reference, send } = await explorationOf(context);
+    const missing = needListing(await context.listing(), 1);
+    if (missing) return missing;
+    return explore(context, requestArbitrary(model, context.parameters), async (generated): Promise<Judgement> => {
+      const request = resolveRequest(generated, model, context.parameters);
+      const exchange = await send(request.query);
+      const unanswered = usable(exchange);
+      if (unanswered) return unanswered;
+      const fail = (message: string, expected: string, actual: string): Judgement => ({ kind: 'fail', finding: { severity: 'error', message, expected, actual, exchange } satisfies Finding });
+      const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(request.term.text, 40))}` : ''}`;
+      const start = (request.page - 1) * request.size;
+      const expected = await reference.slice(request.term?.text, start, request.size);
+      if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
+      const response = exchange.response!;
+      if (response.status !== 200) {
+        // Past the target's own results, the exact answer is an assumption (explore_search judges it).
+        if (expected.records.length === 0) return { kind: 'pass' };
+        return fail(`${where} was refused with ${response.status}, though the target has results there`, '200 with a JSON array', `${response.status} ${preview(response.text, 80)}`);
+      }
+      const records = recordsOf(exchange);
+      if (!records) return fail(`${where}: the 200 body is not a JSON array`, 'a JSON array', preview(response.text, 80));
+      if (records.length > request.size) return fail(`${where} holds ${records.length} records`, `at most ${request.size}`, `${records.length} records`);
+      const ids = identities(records);
+      const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+      if (twice) return fail(`${where} holds ${twice} twice`, 'each record once', `${twice} twice`);
+      const stranger = model.complete ? ids.find((id) => !model.has(id)) : undefined;
+      if (stranger) return fail(`${where} holds ${stranger}, which is not in the listing`, `records of the ${model.ids.length} listed`, stranger);
+      if (request.term?.kind === 'absent-term' && records.length > 0) {
+        return fail(`${where}: a term no record can contain found ${records.length} records, so the search parameter is ignored`, '[]', preview(records[0], 80));
+      }
+      const want = identities(expected.records);
+      if (ids.join() !== want.join()) {
+        return fail(`${where} is not results ${start}..${start + request.size - 1} of the target's own answer read at pageSize ${reference.max}`, want.join(', ') || '[]', ids.join(', ') || '[]');
+      }
+      return { kind: 'pass' };
+    });
+  },
+};

@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+
+/** One way to send a request without the right key. */
+export interface AuthVariant {
+  readonly label: string;
+  /** The value of the key header; `null` sends none. */
+  readonly apiKey: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  /** An error when accepted, or only a warning (a looser server rather than a broken one). */
+  readonly severity: 'error' | 'warning';
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_';
+
+/** A character other than `c`, of the same kind where it can be (digit for digit, letter for letter). */
+function otherChar(c: string, pick: number): string {
+  const pool = /\d/.test(c) ? '0123456789' : /[a-z]/i.test(c) ? 'abcdefghijklmnopqrstuvwxyz' : ALPHABET;
+  const options = [...pool].filter((x) => x.toLowerCase() !== c.toLowerCase());
+  return options[pick % options.length]!;
+}
+
+/**
+ * Keys that resemble `key` in the ways real servers get wrong (prefix comparison, case folding,
+ * truncation, a length check only): one character edited, cut short, extended, in other letter case.
+ * Seeded, so a run is replayed by its seed. Surrounding whitespace is left out: HTTP strips it.
+ */
+export function wrongKeys(key: string, seed: number, count: number): AuthVariant[] {
+  const n = key.length;
+  const edited = fc.tuple(fc.nat({ max: Math.max(0, n - 1) }), fc.nat()).map(([i, pick]) => ({
+    label: `the key with character ${i + 1} of ${n} edited`,
+    apiKey: key.slice(0, i) + otherChar(key[i] ?? 'a', pick) + key.slice(i + 1),
+  }));
+  const shortened = fc.integer({ min: 0, max: Math.max(0, n - 1) }).map((len) => ({ label: `the key cut to ${len} of ${n} characters`, apiKey: key.slice(0, len) }));
+  const extended = fc.tuple(fc.constantFrom(...ALPHABET), fc.boolean()).map(([c, front]) => ({
+    label: `the key with a character ${front ? 'before' : 'after'} it`,
+    apiKey: front ? c + key : key + c,
+  }));
+  const recased = fc.constantFrom('upper', 'lower', 'swapped').map((how) => ({
+    label: `the key in ${how} case`,
+    apiKey: how === 'upper' ? key.toUpperCase() : how === 'lower' ? key.toLowerCase() : [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
+  }));
+  const sampled = fc.sample(fc.oneof(edited, shortened, extended, recased), { seed, numRuns: count * 3 });
+  const fixed = [
+    { label: 'the key with its first character edited', apiKey: otherChar(key[0] ?? 'a', seed) + key.slice(1) },
+    { label: 'the key with its last character edited', apiKey: key.slice(0, -1) + otherChar(key.at(-1) ?? 'a', seed) },
+    { label: 'the key without its last character', apiKey: key.slice(0, -1) },
+    { label: 'the key with one more character', apiKey: `${key}0` },
+  ];
+  const seen = new Set<string>([key]);
+  return [...fixed, ...sampled]
+    .filter((v) => v.apiKey.length > 0 && !seen.has(v.apiKey) && Boolean(seen.add(v.apiKey)))
+    .slice(0, fixed.length + count)
+    .map((v) => ({ ...v, severity: 'error' as const }));
+}
+
+/** Requests without the key: none, empty, random, and other credentials in its place. */
+export function missingKeys(keyHeader: string, key: string | undefined, seed: number): AuthVariant[] {
+  const token = fc.sample(fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 24, maxLength: 24 }), { seed, numRuns: 1 })[0]!;
+  return [
+    { label: 'no key', apiKey: null, severity: 'error' },
+    { label: 'an empty key', apiKey: '', severity: 'error' },
+    { label: 'a random key', apiKey: `tm-${token}`, severity: 'error' },
+    { label: 'no key but an Authorization bearer token', apiKey: null, headers: { authorization: `Bearer ${token}` }, severity: 'error' },
+    { label: 'no key but Basic credentials', apiKey: null, headers: { authorization: `Basic ${Buffer.from(`admin:${token}`).toString('base64')}` }, severity: 'error' },
+    // The interface puts the key in a header; a server that also takes it from the URL is looser, not broken.
+    ...(key ? [{ label: `the right key in the query (?${keyHeader}=…) instead of the header`, apiKey: null, query: { [keyHeader]: key }, severity: 'warning' as const }] : []),
+  ];
+}

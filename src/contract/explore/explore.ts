@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { answered, describeAnswers, noEvidence, type Finding, type OperationContext, type Skip } from '../check.ts';
+import type { Exchange } from '../types.ts';
+
+/** What a judge made of one generated request. */
+export type Judgement =
+  | { readonly kind: 'pass' }
+  /** The answer cannot be judged (5xx, redirect, no response, a reference page that failed). */
+  | { readonly kind: 'unusable'; readonly exchange: Exchange }
+  | { readonly kind: 'fail'; readonly finding: Finding };
+
+/** Shrinking sends real requests: a bound keeps a failing run short. */
+const MAX_SHRINKS = 120;
+
+/**
+ * Sends `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the
+ * first failure is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with
+ * the seed that replays it. No evidence when no generated request got an answer that could be judged.
+ */
+export async function explore<T>(context: OperationContext, arbitrary: fc.Arbitrary<T>, judge: (value: T) => Promise<Judgement>): Promise<Finding[] | Skip> {
+  let judged = 0;
+  const unusable: Exchange[] = [];
+  let failure: Finding | undefined;
+  const property = fc.asyncProperty(fc.limitShrink(arbitrary, MAX_SHRINKS), async (value) => {
+    const judgement = await judge(value);
+    if (judgement.kind === 'unusable') {
+      unusable.push(judgement.exchange);
+      return true;
+    }
+    judged += 1;
+    if (judgement.kind === 'pass') return true;
+    // The last failure seen is the shrunk counterexample's: shrinking stops on the last candidate that failed.
+    failure = judgement.finding;
+    return false;
+  });
+  const details = await fc.check(property, { seed: context.seed, numRuns: context.examples });
+  if (details.failed && failure) {
+    const shrunk = details.numShrinks > 0 ? `, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'}` : '';
+    return [{ ...failure, message: `${failure.message} (request ${details.numRuns} of ${context.examples}${shrunk})`, seed: context.seed }];
+  }
+  if (details.failed && details.errorInstance) throw details.errorInstance;
+  if (judged === 0) return noEvidence(`none of ${context.examples} generated requests got an answer to judge: ${describeAnswers(unusable)}`);
+  return [];
+}
+
+/** The answer is evidence (not a 5xx, a redirect or a transport error), or the judgement that it is not. */
+export const usable = (exchange: Exchange): Judgement | undefined => (answered(exchange) ? undefined : { kind: 'unusable', exchange });

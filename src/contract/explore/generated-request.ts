@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import type { ListingParameters } from '../../spec/listing-parameters.ts';
+import type { ListingModel } from './listing-model.ts';
+
+/** How a generated search term relates to the data: it decides what the answer must be. */
+export type TermKind = 'whole' | 'fragment' | 'recased' | 'absent-term' | 'empty';
+
+/** A search term and how it was made. */
+export interface Term {
+  readonly kind: TermKind;
+  readonly text: string;
+}
+
+/** Where a generated page falls, resolved against the number of records the model expects for the term. */
+export type PagePosition =
+  | { readonly at: 'first' }
+  | { readonly at: 'middle'; readonly fraction: number }
+  | { readonly at: 'last' }
+  | { readonly at: 'past' }
+  | { readonly at: 'far'; readonly page: number };
+
+/** A generated listing request: each part may be absent, to test defaults and their combinations. */
+export interface GeneratedRequest {
+  readonly term?: Term;
+  readonly page?: PagePosition;
+  readonly pageSize?: number;
+}
+
+/** A generated request made concrete: the query to send and the page and size it asks for. */
+export interface ResolvedRequest {
+  readonly query: Record<string, string>;
+  readonly term: Term | undefined;
+  readonly page: number;
+  readonly size: number;
+  /** The last page of the model's expected results for the term (1 when there are none). */
+  readonly last: number;
+}
+
+const NO_MATCH_ALPHABET = [...'bcdfghjkmnpqrstvwxz0123456789'];
+
+/** Swaps the case of every letter, or of some, keeping at least one change when the text has letters. */
+const recase = (text: string, mask: number) =>
+  [...text].map((c, i) => ((mask >> i % 31) & 1 || i === 0 ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join('');
+
+/**
+ * Terms drawn from the model: whole values, fragments of them, either in other letter case, a term no
+ * record can contain (high entropy, never shrunk: a shrunk one might occur), and the empty term.
+ */
+export function termArbitrary(model: ListingModel): fc.Arbitrary<Term> {
+  const absent = fc.noShrink(fc.string({ unit: fc.constantFrom(...NO_MATCH_ALPHABET), minLength: 20, maxLength: 20 })).map((s): Term => ({ kind: 'absent-term', text: `zq${s}` }));
+  const empty = fc.constant<Term>({ kind: 'empty', text: '' });
+  if (model.values.length === 0) return fc.oneof(absent, empty);
+  const value = fc.nat({ max: model.values.length - 1 }).map((i) => model.values[i]!);
+  const whole = value.map((text): Term => ({ kind: 'whole', text }));
+  const fragment = fc
+    .tuple(value, fc.nat(), fc.integer({ min: 2, max: 12 }))
+    .filter(([text]) => text.length >= 2)
+    .map(([text, start, length]): Term => {
+      const from = start % (text.length - 1);
+      return { kind: 'fragment', text: text.slice(from, Math.min(text.length, from + length)) };
+    });
+  const recased = fc
+    .tuple(fc.oneof(whole, fragment), fc.nat())
+    .map(([term, mask]): Term => ({ kind: 'recased', text: recase(term.text, mask) }));
+  return fc.oneof({ arbitrary: whole, weight: 3 }, { arbitrary: fragment, weight: 3 }, { arbitrary: recased, weight: 2 }, { arbitrary: absent, weight: 1 }, { arbitrary: empty, weight: 1 });
+}
+
+/** Page positions: first, middle, last, just past the end, and far past it up to 2^53 - 1. */
+export const pageArbitrary: fc.Arbitrary<PagePosition> = fc.oneof(
+  fc.constant<PagePosition>({ at: 'first' }),
+  fc.double({ min: 0, max: 1, noNaN: true }).map((fraction): PagePosition => ({ at: 'middle', fraction })),
+  fc.constant<PagePosition>({ at: 'last' }),
+  fc.constant<PagePosition>({ at: 'past' }),
+  fc.oneof(fc.integer({ min: 2, max: 2 ** 31 - 1 }), fc.constant(Number.MAX_SAFE_INTEGER)).map((page): PagePosition => ({ at: 'far', page })),
+);
+
+/** Generated requests over the spec's page-size range, each part present or not. */
+export function requestArbitrary(model: ListingModel, parameters: ListingParameters, withTerm = true): fc.Arbitrary<GeneratedRequest> {
+  const min = typeof parameters.pageSize.schema.minimum === 'number' ? parameters.pageSize.schema.minimum : 1;
+  const max = typeof parameters.pageSize.schema.maximum === 'number' ? parameters.pageSize.schema.maximum : 100;
+  const size = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max));
+  return fc.record(
+    { term: withTerm ? termArbitrary(model) : fc.constant(undefined), page: pageArbitrary, pageSize: size },
+    { requiredKeys: [] },
+  ) as fc.Arbitrary<GeneratedRequest>;
+}
+
+/** Makes a generated request concrete: page positions become page numbers for the model's result count. */
+export function resolveRequest(request: GeneratedRequest, model: ListingModel, parameters: ListingParameters): ResolvedRequest {
+  const size = request.pageSize ?? Number(parameters.pageSize.schema.default);
+  const count = model.matches(request.term?.kind === 'absent-term' ? request.term.text : (request.term?.text ?? '')).length;
+  const last = Math.max(1, Math.ceil(count / size));
+  const position = request.page;
+  const page =
+    position === undefined ? Number(parameters.page.schema.default)
+    : position.at === 'first' ? 1
+    : position.at === 'middle' ? 1 + Math.floor(position.fraction * (last - 1))
+    : position.at === 'last' ? last
+    : position.at === 'past' ? last + 1
+    : Math.max(position.page, last + 2);
+  const query: Record<string, string> = {};
+  if (request.term) query[parameters.search.name] = request.term.text;
+  if (request.page) query[parameters.page.name] = String(page);
+  if (request.pageSize !== undefined) query[parameters.pageSize.name] = String(size);
+  return { query, term: request.term, page, size, last };
+}

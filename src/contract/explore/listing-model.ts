@@ -1,0 +1,51 @@
+import { identity, type Listing } from '../check.ts';
+
+/** The listing as read by the kit, with what the spec's assumed search rule expects of it. */
+export interface ListingModel {
+  readonly records: readonly Record<string, unknown>[];
+  readonly ids: readonly string[];
+  /** True when the listing was read to its end: only then are expectations about the whole made. */
+  readonly complete: boolean;
+  /** Distinct searchable strings of the records, in first-seen order (the pool terms are drawn from). */
+  readonly values: readonly string[];
+  /** Whether a record with this id was read. */
+  has(id: string): boolean;
+  /** The records the assumed rule finds for `term`, in listing order (all of them for an empty term). */
+  matches(term: string): readonly Record<string, unknown>[];
+}
+
+/** The strings a search looks at in a record: string fields and the strings of array fields. */
+export function searchableStrings(record: Record<string, unknown>): string[] {
+  return Object.values(record).flatMap((value) => (Array.isArray(value) ? value : [value])).filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * Builds the model. The matching rule is the spec's assumption for the search parameter: a
+ * case-insensitive substring of any string field (or string element of an array field); empty means
+ * no filter. Results keep the listing's order.
+ */
+export function createListingModel(listing: Listing): ListingModel {
+  const records = listing.records;
+  const ids = records.map(identity);
+  const idSet = new Set(ids);
+  const haystacks = records.map((r) => searchableStrings(r).map((s) => s.toLowerCase()));
+  const values = [...new Set(records.flatMap(searchableStrings).filter((s) => s.length > 0))];
+  const cache = new Map<string, readonly Record<string, unknown>[]>();
+  return {
+    records,
+    ids,
+    complete: listing.complete,
+    values,
+    has: (id) => idSet.has(id),
+    matches(term) {
+      if (term === '') return records;
+      const needle = term.toLowerCase();
+      let found = cache.get(needle);
+      if (!found) {
+        found = records.filter((_, i) => haystacks[i]!.some((s) => s.includes(needle)));
+        cache.set(needle, found);
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { recordsOf, type OperationContext } from '../check.ts';
+import type { Exchange } from '../types.ts';
+
+/** Records of the target's own answer for a search, or the exchange that did not give them. */
+export type Reference = { readonly records: readonly Record<string, unknown>[] } | { readonly unusable: Exchange };
+
+/**
+ * The target's own result set for a search term, read at the largest page size and cached: the
+ * reference a page of any other size must be a slice of. That is the stated rule (page p of size s holds
+ * results (p-1)s .. ps-1), whatever the matching rule or order, which are assumptions judged elsewhere.
+ */
+export function createReferencePages(context: OperationContext) {
+  const { page, pageSize, search } = context.parameters;
+  const max = typeof pageSize.schema.maximum === 'number' ? pageSize.schema.maximum : Number(pageSize.schema.default);
+  const pages = new Map<string, Promise<Exchange>>();
+  const fetchPage = (term: string | undefined, n: number) => {
+    const key = `${term ?? '\u0000'}|${n}`;
+    let exchange = pages.get(key);
+    if (!exchange) {
+      exchange = context.send({ ...(term === undefined ? {} : { [search.name]: term }), [page.name]: String(n), [pageSize.name]: String(max) });
+      pages.set(key, exchange);
+    }
+    return exchange;
+  };
+  return {
+    max,
+    /** Results start .. start+count-1 of the target's answer for `term` (no search when undefined). */
+    async slice(term: string | undefined, start: number, count: number): Promise<Reference> {
+      const first = Math.floor(start / max) + 1;
+      // A slice of at most `max` records spans at most two reference pages; counted, not compared, since
+      // past 2^53 (pages far past the end) n + 1 === n.
+      const spans = Math.min(2, Math.floor((start + count - 1) / max) + 2 - first);
+      const records: Record<string, unknown>[] = [];
+      for (let k = 0; k < spans; k += 1) {
+        const exchange = await fetchPage(term, first + k);
+        const batch = recordsOf(exchange);
+        if (!batch) return { unusable: exchange };
+        records.push(...batch);
+        if (batch.length < max) break;
+      }
+      const offset = start - (first - 1) * max;
+      return { records: records.slice(offset, offset + count) };
+    },
+  };
+}
+
+/** Sends each distinct query once per operation: the exploration checks replay the same generated requests. */
+export function createQueryMemo(context: OperationContext) {
+  const sent = new Map<string, Promise<Exchange>>();
+  return (query: Record<string, string>): Promise<Exchange> => {
+    const key = JSON.stringify(Object.entries(query));
+    let exchange = sent.get(key);
+    if (!exchange) {
+      exchange = context.send(query);
+      sent.set(key, exchange);
+    }
+    return exchange;
+  };
+}
