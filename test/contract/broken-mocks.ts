@@ -1,36 +1,39 @@
 import type { Hono } from 'hono';
 import type { FetchLike } from '../../src/contract/http-client.ts';
+import type { ContractOptions } from '../../src/contract/run-contract.ts';
 
-type Next = (request: Request) => Promise<Response>;
-type Json = Record<string, unknown>;
+export type Next = (request: Request) => Promise<Response>;
+export type Json = Record<string, unknown>;
 
 /** A deliberate drift from the contract, and the check that must catch it. */
 export interface Fault {
   readonly name: string;
   readonly caughtBy: string;
   readonly severity: 'error' | 'warning';
+  /** Run options the fault needs to show (a short timeout, a response-time budget). */
+  readonly options?: Partial<ContractOptions>;
   handle(request: Request, next: Next): Promise<Response>;
 }
 
-const KEY_HEADER = 'x-api-key';
-const VALID_KEY = 'tempmon-dev-key';
+export const KEY_HEADER = 'x-api-key';
+export const VALID_KEY = 'tempmon-dev-key';
 
 /** A copy of `request` with its URL changed by `edit`. */
-function withUrl(request: Request, edit: (url: URL) => void): Request {
+export function withUrl(request: Request, edit: (url: URL) => void): Request {
   const url = new URL(request.url);
   edit(url);
   return new Request(url, request);
 }
 
 /** A copy of `request` with one header changed. */
-function withHeader(request: Request, name: string, value: string): Request {
+export function withHeader(request: Request, name: string, value: string): Request {
   const headers = new Headers(request.headers);
   headers.set(name, value);
   return new Request(request.url, { method: request.method, headers });
 }
 
 /** `response` with its JSON body and headers rewritten (only for 200 JSON arrays). */
-async function mapPage(response: Response, edit: (records: Json[], headers: Headers) => unknown): Promise<Response> {
+export async function mapPage(response: Response, edit: (records: Json[], headers: Headers) => unknown): Promise<Response> {
   if (response.status !== 200) return response;
   const headers = new Headers(response.headers);
   const body = edit((await response.json()) as Json[], headers);
@@ -41,7 +44,7 @@ const mapRecords = (edit: (record: Json, i: number) => Json) => (request: Reques
   next(request).then((r) => mapPage(r, (records) => records.map(edit)));
 
 /** Records start..start+count-1 of the underlying listing for the request's search, read at page size 100. */
-async function slice(request: Request, next: Next, start: number, count: number): Promise<Json[]> {
+export async function slice(request: Request, next: Next, start: number, count: number): Promise<Json[]> {
   if (count <= 0) return [];
   const first = Math.floor(start / 100) + 1;
   // At most two pages of 100 hold a slice of up to 100; counted, since far past 2^53 page + 1 === page.

@@ -1,0 +1,166 @@
+// Faults off the fixed points the scenario checks probe, and one for each check no other fault shows
+// firing: the generated exploration, the auth look-alikes and the evidence rules must catch these.
+import { KEY_HEADER, VALID_KEY, mapPage, withHeader, withUrl, type Fault, type Json, type Next } from './broken-mocks.ts';
+
+const params = (request: Request) => new URL(request.url).searchParams;
+
+/** Every record the mock holds for the request's other parameters, read without search at size 100. */
+async function allRecords(request: Request, next: Next): Promise<Json[]> {
+  const records: Json[] = [];
+  for (let page = 1; page < 1_000; page += 1) {
+    const response = await next(withUrl(request, (url) => {
+      url.searchParams.delete('search');
+      url.searchParams.set('page', String(page));
+      url.searchParams.set('pageSize', '100');
+    }));
+    const batch = (await response.json()) as Json[];
+    records.push(...batch);
+    if (batch.length < 100) break;
+  }
+  return records;
+}
+
+/** The strings a search looks at. */
+const strings = (record: Json) => Object.values(record).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
+
+export const UNLISTED_FAULTS: readonly Fault[] = [
+  {
+    name: 'a body that never ends for pageSize=7',
+    caughtBy: 'response_received',
+    severity: 'error',
+    options: { timeoutMs: 300 },
+    handle: async (request, next) => {
+      if (params(request).get('pageSize') !== '7') return next(request);
+      const body = new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('[{"id":')) });
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    },
+  },
+  {
+    name: 'a slow page of one',
+    caughtBy: 'max_response_time',
+    severity: 'error',
+    options: { maxResponseTimeMs: 40 },
+    handle: async (request, next) => {
+      if (params(request).get('pageSize') === '1') await new Promise((r) => setTimeout(r, 120));
+      return next(request);
+    },
+  },
+  {
+    name: 'a default page size of 10',
+    caughtBy: 'default_page_size',
+    severity: 'warning',
+    handle: (request, next) => next(params(request).has('pageSize') ? request : withUrl(request, (url) => url.searchParams.set('pageSize', '10'))),
+  },
+  {
+    name: 'an empty search finds nothing',
+    caughtBy: 'empty_search_no_filter',
+    severity: 'warning',
+    handle: (request, next) => next(params(request).get('search') === '' ? withUrl(request, (url) => url.searchParams.set('search', 'zq-nothing-has-this')) : request),
+  },
+  {
+    name: 'pages past the end repeat the last page',
+    caughtBy: 'page_past_end',
+    severity: 'error',
+    handle: async (request, next) => {
+      const response = await next(request);
+      const size = Number(params(request).get('pageSize') ?? '20');
+      const total = Number(response.headers.get('x-total-count'));
+      if (response.status !== 200 || total === 0 || Number(params(request).get('page') ?? '1') <= Math.ceil(total / size)) return response;
+      return next(withUrl(request, (url) => url.searchParams.set('page', String(Math.ceil(total / size)))));
+    },
+  },
+  {
+    name: 'a search drops its first result',
+    caughtBy: 'search_finds_record',
+    severity: 'warning',
+    handle: (request, next) => next(request).then((r) => (params(request).get('search') ? mapPage(r, (records) => records.slice(1)) : r)),
+  },
+  {
+    name: '% and _ act as SQL wildcards',
+    caughtBy: 'search_special_terms',
+    severity: 'warning',
+    handle: (request, next) => next(/[%_]/.test(params(request).get('search') ?? '') ? withUrl(request, (url) => url.searchParams.delete('search')) : request),
+  },
+  {
+    name: 'X-Total-Count with words in it',
+    caughtBy: 'response_headers_conformance',
+    severity: 'warning',
+    handle: (request, next) => next(request).then((r) => mapPage(r, (records, headers) => (headers.set('x-total-count', `${headers.get('x-total-count')} records`), records))),
+  },
+  {
+    name: 'pageSize 11..99 gives one record too few',
+    caughtBy: 'explore_pages',
+    severity: 'error',
+    handle: (request, next) =>
+      next(request).then((r) => {
+        const size = Number(params(request).get('pageSize'));
+        return size > 10 && size < 100 ? mapPage(r, (records) => (records.length === size ? records.slice(0, -1) : records)) : r;
+      }),
+  },
+  {
+    name: 'search matches whole values only',
+    caughtBy: 'explore_search',
+    severity: 'warning',
+    handle: async (request, next) => {
+      const term = params(request).get('search');
+      const real = await next(request);
+      if (!term || real.status !== 200) return real;
+      const hits = (await allRecords(request, next)).filter((r) => strings(r).some((s) => s.toLowerCase() === term.toLowerCase()));
+      const page = Number(params(request).get('page') ?? '1');
+      const size = Number(params(request).get('pageSize') ?? '20');
+      const headers = new Headers(real.headers);
+      headers.set('x-total-count', String(hits.length));
+      headers.delete('link');
+      return new Response(JSON.stringify(hits.slice((page - 1) * size, page * size)), { status: 200, headers });
+    },
+  },
+  {
+    name: 'X-Total-Count counts the page after page 1',
+    caughtBy: 'explore_metadata',
+    severity: 'warning',
+    handle: (request, next) =>
+      next(request).then((r) => (Number(params(request).get('page') ?? '1') > 1 ? mapPage(r, (records, headers) => (headers.set('x-total-count', String(records.length)), records)) : r)),
+  },
+  {
+    name: 'the key compared by its first 8 characters',
+    caughtBy: 'ignored_auth',
+    severity: 'error',
+    handle: (request, next) => {
+      const key = request.headers.get(KEY_HEADER);
+      return next(key && key.slice(0, 8) === VALID_KEY.slice(0, 8) ? withHeader(request, KEY_HEADER, VALID_KEY) : request);
+    },
+  },
+  {
+    name: 'the key compared ignoring case',
+    caughtBy: 'ignored_auth',
+    severity: 'error',
+    handle: (request, next) => {
+      const key = request.headers.get(KEY_HEADER);
+      return next(key?.toLowerCase() === VALID_KEY.toLowerCase() ? withHeader(request, KEY_HEADER, VALID_KEY) : request);
+    },
+  },
+  {
+    name: 'any Authorization header accepted instead of the key',
+    caughtBy: 'ignored_auth',
+    severity: 'error',
+    handle: (request, next) => next(!request.headers.get(KEY_HEADER) && request.headers.get('authorization') ? withHeader(request, KEY_HEADER, VALID_KEY) : request),
+  },
+  {
+    name: 'unknown query parameters refused',
+    caughtBy: 'positive_data_acceptance',
+    severity: 'warning',
+    handle: (request, next) =>
+      [...params(request).keys()].every((name) => ['search', 'page', 'pageSize'].includes(name))
+        ? next(request)
+        : Promise.resolve(Response.json({ title: 'Unknown parameter', status: 400 }, { status: 400, headers: { 'content-type': 'application/problem+json' } })),
+  },
+  {
+    name: 'pageSize above 101 capped at 100',
+    caughtBy: 'negative_data_rejection',
+    severity: 'error',
+    handle: (request, next) => {
+      const size = Number(params(request).get('pageSize'));
+      return next(Number.isInteger(size) && size > 101 ? withUrl(request, (url) => url.searchParams.set('pageSize', '100')) : request);
+    },
+  },
+];
