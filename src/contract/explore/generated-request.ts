@@ -79,10 +79,12 @@ export function requestArbitrary(model: ListingModel, parameters: ListingParamet
   const min = typeof parameters.pageSize.schema.minimum === 'number' ? parameters.pageSize.schema.minimum : 1;
   const max = typeof parameters.pageSize.schema.maximum === 'number' ? parameters.pageSize.schema.maximum : 100;
   const size = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max));
-  return fc.record(
-    { term: withTerm ? termArbitrary(model) : fc.constant(undefined), page: pageArbitrary, pageSize: size },
-    { requiredKeys: [] },
-  ) as fc.Arbitrary<GeneratedRequest>;
+  // Absent first, so a failure shrinks towards the plainest request; present more often, so most requests
+  // pin a page and size (where the slice rules bite) and a good share search nothing (full pages).
+  const maybe = <T>(arbitrary: fc.Arbitrary<T>, weight: number) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary, weight });
+  return fc
+    .record({ term: withTerm ? maybe(termArbitrary(model), 2) : fc.constant(undefined), page: maybe(pageArbitrary, 4), pageSize: maybe(size, 4) })
+    .map(({ term, page, pageSize }): GeneratedRequest => ({ ...(term ? { term } : {}), ...(page ? { page } : {}), ...(pageSize !== undefined ? { pageSize } : {}) }));
 }
 
 /** Makes a generated request concrete: page positions become page numbers for the model's result count. */
