@@ -18,7 +18,10 @@ const FRAGMENT = 8;
 /**
  * Replaces every occurrence of each secret in `text`, in the forms a target may echo it back: literal,
  * JSON-escaped (`\u0073` for `s`, mixed with literal characters), URL-encoded (`%73`, `+` for a space) and
- * base64 (standard and url-safe, at any byte offset, so inside a longer base64 string too).
+ * base64 (standard and url-safe, at any byte offset, so inside a longer base64 string too). Except in
+ * base64, ASCII letter case is ignored: the kit itself sends the key in upper, lower and swapped case (to
+ * catch servers that fold case), and a server that accepts or echoes such a variant must not get it printed,
+ * since swapping the case back gives the key.
  *
  * - A secret of {@link LONG_SECRET} characters or more: any run of text (up to spaces, quotes, brackets
  *   and separators) holding any 8-character fragment of it is replaced, so a preview cut in the middle
@@ -106,25 +109,31 @@ function build(secrets: Secrets): Redactor {
   ];
   if (named.length === 0) return { active: false, redact: (text) => text };
 
-  const fragments = new Map<string, Named>();
-  const wholes: { form: string; named: Named }[] = [];
+  // Fragments of the text forms, by their case-folded text; fragments of base64 forms (where case is
+  // meaning), as they are.
+  const fragments: Fragments = { folded: new Map(), exact: new Map() };
+  const wholes: { form: string; named: Named; folded: boolean }[] = [];
   const tokens: { pattern: RegExp; named: Named }[] = [];
+  const keep = (map: Map<string, Named>, window: string, name: Named) => {
+    if ((map.get(window)?.rank ?? -1) < name.rank) map.set(window, name);
+  };
   for (const [secret, placeholder] of named) {
     const name: Named = { placeholder, rank: secret.length };
     if (secret.length >= LONG_SECRET) {
-      for (const form of formsOf(secret, true)) {
-        for (let i = 0; i + FRAGMENT <= form.length; i += 1) {
-          const window = form.slice(i, i + FRAGMENT);
-          if ((fragments.get(window)?.rank ?? -1) < name.rank) fragments.set(window, name);
-        }
+      for (const [forms, map, key] of [
+        [textFormsOf(secret), fragments.folded, foldCase],
+        [base64FormsOf(secret), fragments.exact, (w: string) => w],
+      ] as const) {
+        for (const form of forms) for (let i = 0; i + FRAGMENT <= form.length; i += 1) keep(map, key(form.slice(i, i + FRAGMENT)), name);
       }
     } else if (secret.length >= SHORT_SECRET) {
-      for (const form of formsOf(secret, true)) wholes.push({ form, named: name });
+      for (const form of textFormsOf(secret)) wholes.push({ form: foldCase(form), named: name, folded: true });
+      for (const form of base64FormsOf(secret)) wholes.push({ form, named: name, folded: false });
     } else {
-      for (const form of formsOf(secret, false)) tokens.push({ pattern: new RegExp(`(?<![\\w-])${escapeRegExp(form)}(?![\\w-])`, 'g'), named: name });
+      for (const form of textFormsOf(secret)) tokens.push({ pattern: new RegExp(`(?<![\\w-])${escapeRegExp(form)}(?![\\w-])`, 'gi'), named: name });
     }
   }
-  const scanner = fragments.size > 0 ? fragmentScanner(fragments) : undefined;
+  const scanner = fragments.folded.size + fragments.exact.size > 0 ? fragmentScanner(fragments) : undefined;
 
   return {
     active: true,
@@ -136,8 +145,11 @@ function build(secrets: Secrets): Redactor {
           found.push(wholeRun ? { ...extendToRun(text, span), ...name } : { ...span, ...name });
         };
         scanner?.(view.text, (start, end, name) => add(start, end, name, true));
-        for (const { form, named: name } of wholes) {
-          for (let at = view.text.indexOf(form); at >= 0; at = view.text.indexOf(form, at + 1)) add(at, at + form.length, name, false);
+        // Folding keeps the length (ASCII letters only), so positions in the folded text are the view's.
+        const folded = wholes.some((w) => w.folded) ? foldCase(view.text) : view.text;
+        for (const { form, named: name, folded: caseless } of wholes) {
+          const text = caseless ? folded : view.text;
+          for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) add(at, at + form.length, name, false);
         }
         for (const { pattern, named: name } of tokens) {
           for (const match of view.text.matchAll(pattern)) add(match.index, match.index + match[0].length, name, false);
@@ -149,27 +161,35 @@ function build(secrets: Secrets): Redactor {
 }
 
 /**
- * The forms a target may echo a secret in, once escapes are decoded: as is; URL form-encoded, where a
- * space becomes `+`; its UTF-8 bytes one per character (what `%XX` escapes decode to); and, for
- * `withBase64`, the characters of its base64 encoding that depend on the secret alone, at each of the
- * three byte offsets it can start at inside a longer encoded string, standard and url-safe.
+ * The text forms a target may echo a secret in, once escapes are decoded: as is; URL form-encoded, where
+ * a space becomes `+`; its UTF-8 bytes one per character (what `%XX` escapes decode to).
  */
-function formsOf(secret: string, withBase64: boolean): string[] {
-  const forms = new Set([secret, secret.replaceAll(' ', '+')]);
+function textFormsOf(secret: string): string[] {
+  return [...new Set([secret, secret.replaceAll(' ', '+'), Buffer.from(secret, 'utf8').toString('latin1')])].filter((form) => form.length > 0);
+}
+
+/**
+ * The characters of a secret's base64 encoding that depend on the secret alone, at each of the three byte
+ * offsets it can start at inside a longer encoded string, standard and url-safe.
+ */
+function base64FormsOf(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  forms.add(bytes.toString('latin1'));
-  if (withBase64) {
-    for (let offset = 0; offset < 3; offset += 1) {
-      const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-      // Characters whose 6 bits all come from the secret: skip those mixing in the bytes before it,
-      // stop before those mixing in the bytes after it.
-      const form = encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
-      forms.add(form);
-      forms.add(form.replaceAll('+', '-').replaceAll('/', '_'));
-    }
+  const forms = new Set<string>();
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    // Characters whose 6 bits all come from the secret: skip those mixing in the bytes before it,
+    // stop before those mixing in the bytes after it.
+    const form = encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+    forms.add(form);
+    forms.add(form.replaceAll('+', '-').replaceAll('/', '_'));
   }
   return [...forms].filter((form) => form.length > 0);
 }
+
+/** ASCII letters lower-cased; every other character kept, so the length and positions are the text's. */
+const foldCase = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+/** {@link foldCase} of one character code. */
+const foldCode = (code: number) => (code >= 65 && code <= 90 ? code | 0x20 : code);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -184,22 +204,35 @@ const BASE_POW = (() => {
 })();
 const FILTER_BITS = 16;
 
+/** The hash of the case-folded window of `text` at `from`. */
 function hashOf(text: string, from: number): number {
   let hash = 0;
-  for (let i = from; i < from + FRAGMENT; i += 1) hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
+  for (let i = from; i < from + FRAGMENT; i += 1) hash = (Math.imul(hash, BASE) + foldCode(text.charCodeAt(i))) | 0;
   return hash;
 }
 
 type OnFragment = (start: number, end: number, name: Named) => void;
 
-function fragmentScanner(fragments: ReadonlyMap<string, Named>): (text: string, found: OnFragment) => void {
+/** Windows of secrets: `folded` matched whatever the letter case (keys are folded), `exact` as they are. */
+interface Fragments {
+  readonly folded: Map<string, Named>;
+  readonly exact: Map<string, Named>;
+}
+
+function fragmentScanner(fragments: Fragments): (text: string, found: OnFragment) => void {
   const filter = new Uint32Array(1 << (FILTER_BITS - 5));
   // Multiplied again so that the last characters, which reach only the hash's low bits, pick the slot too.
   const slot = (hash: number) => Math.imul(hash, 0x9e3779b1) >>> (32 - FILTER_BITS);
-  for (const window of fragments.keys()) {
+  // The rolling hash is of folded text: an exact window is filed under its folded hash too.
+  for (const window of [...fragments.folded.keys(), ...fragments.exact.keys()]) {
     const s = slot(hashOf(window, 0));
     filter[s >>> 5]! |= 1 << (s & 31);
   }
+  const lookup = (window: string): Named | undefined => {
+    const folded = fragments.folded.get(foldCase(window));
+    const exact = fragments.exact.get(window);
+    return folded && exact ? (folded.rank >= exact.rank ? folded : exact) : folded ?? exact;
+  };
   return (text, found) => {
     if (text.length < FRAGMENT) return;
     let hash = hashOf(text, 0);
@@ -208,7 +241,7 @@ function fragmentScanner(fragments: ReadonlyMap<string, Named>): (text: string, 
     for (let i = 0; ; i += 1) {
       const s = slot(hash);
       if ((filter[s >>> 5]! & (1 << (s & 31))) !== 0) {
-        const name = fragments.get(text.slice(i, i + FRAGMENT));
+        const name = lookup(text.slice(i, i + FRAGMENT));
         if (name) {
           if (open && open.name === name && i <= open.end) open.end = i + FRAGMENT;
           else {
@@ -218,7 +251,7 @@ function fragmentScanner(fragments: ReadonlyMap<string, Named>): (text: string, 
         }
       }
       if (i + FRAGMENT >= text.length) break;
-      hash = (Math.imul(hash - Math.imul(text.charCodeAt(i), BASE_POW), BASE) + text.charCodeAt(i + FRAGMENT)) | 0;
+      hash = (Math.imul(hash - Math.imul(foldCode(text.charCodeAt(i)), BASE_POW), BASE) + foldCode(text.charCodeAt(i + FRAGMENT))) | 0;
     }
     if (open) found(open.start, open.end, open.name);
   };

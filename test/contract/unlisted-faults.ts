@@ -122,6 +122,12 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
       next(request).then((r) => (Number(params(request).get('page') ?? '1') > 1 ? mapPage(r, (records, headers) => (headers.set('x-total-count', String(records.length)), records)) : r)),
   },
   {
+    name: 'no key needed when searching',
+    caughtBy: 'explore_pages',
+    severity: 'error',
+    handle: (request, next) => next(params(request).get('search') ? withHeader(request, KEY_HEADER, VALID_KEY) : request),
+  },
+  {
     name: 'the key compared by its first 8 characters',
     caughtBy: 'ignored_auth',
     severity: 'error',

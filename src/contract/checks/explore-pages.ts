@@ -15,16 +15,23 @@ export const explorePages: ScenarioCheck = {
   description: 'generated searches and pages (any valid page, size and term) get the slices and records the interface states',
   evidence: 'a listing with at least 1 record, and generated requests answered without a 5xx or redirect',
   async run(context) {
-    const { model, reference, send } = await explorationOf(context);
+    const { model, reference, send, wrong } = await explorationOf(context);
     const missing = needListing(await context.listing(), 1);
     if (missing) return missing;
-    return explore(context, requestArbitrary(model, context.parameters), async (generated): Promise<Judgement> => {
+    return explore(context, requestArbitrary(model, context.parameters, wrong.length), async (generated): Promise<Judgement> => {
       const request = resolveRequest(generated, model, context.parameters);
-      const exchange = await send(request.query);
+      const credentials = generated.credentials === undefined ? undefined : wrong[generated.credentials];
+      const exchange = await send(request.query, credentials && { apiKey: credentials.apiKey, ...(credentials.headers ? { headers: credentials.headers } : {}) });
       const unanswered = usable(exchange);
       if (unanswered) return unanswered;
       const fail = (message: string, expected: string, actual: string): Judgement => ({ kind: 'fail', finding: { severity: 'error', message, expected, actual, exchange } satisfies Finding });
       const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(request.term.text, 40))}` : ''}`;
+      if (credentials) {
+        const status = exchange.response!.status;
+        const leaked = Array.isArray(exchange.response!.json) && exchange.response!.json.length > 0;
+        // A refusal with another status than 401/403 is ignored_auth's warning; accepting is an error here.
+        return status < 400 || leaked ? fail(`${where} with ${credentials.label} was answered ${status}${leaked ? ' with records' : ''}`, '401 or 403 without records', `${status} ${preview(exchange.response!.text, 80)}`) : { kind: 'pass' };
+      }
       const start = (request.page - 1) * request.size;
       const expected = await reference.slice(request.term?.text, start, request.size);
       if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };

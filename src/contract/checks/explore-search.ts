@@ -16,8 +16,9 @@ export const exploreSearch: ScenarioCheck = {
   async run(context) {
     const missing = needListing(await context.listing(), 1, true);
     if (missing) return missing;
-    const { model, send } = await explorationOf(context);
-    return explore(context, requestArbitrary(model, context.parameters), async (generated): Promise<Judgement> => {
+    const { model, send, wrong } = await explorationOf(context);
+    return explore(context, requestArbitrary(model, context.parameters, wrong.length), async (generated): Promise<Judgement> => {
+      if (generated.credentials !== undefined) return { kind: 'pass' };
       const request = resolveRequest(generated, model, context.parameters);
       const exchange = await send(request.query);
       const unanswered = usable(exchange);

@@ -24,6 +24,8 @@ export interface GeneratedRequest {
   readonly term?: Term;
   readonly page?: PagePosition;
   readonly pageSize?: number;
+  /** Sent without the right key: the index of a wrong-credentials variant (see `wrongCredentials`). */
+  readonly credentials?: number;
 }
 
 /** A generated request made concrete: the query to send and the page and size it asks for. */
@@ -75,7 +77,7 @@ export const pageArbitrary: fc.Arbitrary<PagePosition> = fc.oneof(
 );
 
 /** Generated requests over the spec's page-size range, each part present or not. */
-export function requestArbitrary(model: ListingModel, parameters: ListingParameters, withTerm = true): fc.Arbitrary<GeneratedRequest> {
+export function requestArbitrary(model: ListingModel, parameters: ListingParameters, credentials = 0): fc.Arbitrary<GeneratedRequest> {
   const min = typeof parameters.pageSize.schema.minimum === 'number' ? parameters.pageSize.schema.minimum : 1;
   const max = typeof parameters.pageSize.schema.maximum === 'number' ? parameters.pageSize.schema.maximum : 100;
   const size = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max));
@@ -83,8 +85,19 @@ export function requestArbitrary(model: ListingModel, parameters: ListingParamet
   // pin a page and size (where the slice rules bite) and a good share search nothing (full pages).
   const maybe = <T>(arbitrary: fc.Arbitrary<T>, weight: number) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary, weight });
   return fc
-    .record({ term: withTerm ? maybe(termArbitrary(model), 2) : fc.constant(undefined), page: maybe(pageArbitrary, 4), pageSize: maybe(size, 4) })
-    .map(({ term, page, pageSize }): GeneratedRequest => ({ ...(term ? { term } : {}), ...(page ? { page } : {}), ...(pageSize !== undefined ? { pageSize } : {}) }));
+    .record({
+      term: maybe(termArbitrary(model), 2),
+      page: maybe(pageArbitrary, 4),
+      pageSize: maybe(size, 4),
+      // One request in ten goes without the right key, when the caller has wrong credentials to send.
+      credentials: credentials > 0 ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.nat({ max: credentials - 1 }), weight: 1 }) : fc.constant(undefined),
+    })
+    .map(({ term, page, pageSize, credentials: wrong }): GeneratedRequest => ({
+      ...(term ? { term } : {}),
+      ...(page ? { page } : {}),
+      ...(pageSize !== undefined ? { pageSize } : {}),
+      ...(wrong !== undefined ? { credentials: wrong } : {}),
+    }));
 }
 
 /** Makes a generated request concrete: page positions become page numbers for the model's result count. */

@@ -1,4 +1,5 @@
 import { recordsOf, type OperationContext } from '../check.ts';
+import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
 
 /** Records of the target's own answer for a search, or the exchange that did not give them. */
@@ -44,14 +45,14 @@ export function createReferencePages(context: OperationContext) {
   };
 }
 
-/** Sends each distinct query once per operation: the exploration checks replay the same generated requests. */
+/** Sends each distinct request once per operation: the exploration checks replay the same generated requests. */
 export function createQueryMemo(context: OperationContext) {
   const sent = new Map<string, Promise<Exchange>>();
-  return (query: Record<string, string>): Promise<Exchange> => {
-    const key = JSON.stringify(Object.entries(query));
+  return (query: Record<string, string>, options?: SendOptions): Promise<Exchange> => {
+    const key = JSON.stringify([Object.entries(query), options ?? null]);
     let exchange = sent.get(key);
     if (!exchange) {
-      exchange = context.send(query);
+      exchange = context.send(query, options);
       sent.set(key, exchange);
     }
     return exchange;
