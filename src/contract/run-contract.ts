@@ -3,7 +3,7 @@ import { listOperations, type Operation } from '../spec/operations.ts';
 import { identities, noEvidence, recordsOf, type Check, type Finding, type OperationContext, type Skip } from './check.ts';
 import { ALL_CHECKS, selectChecks } from './checks/index.ts';
 import { grade } from './grade.ts';
-import { createHttpClient, type FetchLike } from './http-client.ts';
+import { createHttpClient, DEADLINE_REACHED, type FetchLike } from './http-client.ts';
 import { createOperationContext } from './operation-context.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure } from './types.ts';
 
@@ -52,7 +52,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
   const operations = listOperations(options.document).filter((op) => op.method === 'get');
   const apiKeyHeader = operations.find((op) => op.apiKeyHeader)?.apiKeyHeader ?? 'x-api-key';
   const maxDurationMs = options.maxDurationMs ?? CONTRACT_DEFAULTS.maxDurationMs;
-  const deadline = AbortSignal.timeout(maxDurationMs);
+  const stopAt = new AbortController();
+  const deadline = stopAt.signal;
   const client = createHttpClient({
     target: options.target,
     apiKeyHeader,
@@ -68,6 +69,16 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
   // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
   const { createPrismValidator } = await import('./prism.ts');
   const prism = await createPrismValidator(options.document);
+  // The deadline counts from the first request: loading the validator is the kit's own cost.
+  const timer = setTimeout(() => stopAt.abort(), maxDurationMs);
+  timer.unref();
+  try {
+    return await checkAll();
+  } finally {
+    clearTimeout(timer);
+  }
+
+  async function checkAll(): Promise<ContractReport> {
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const settings = {
     maxPages: options.maxPages ?? CONTRACT_DEFAULTS.maxPages,
@@ -89,12 +100,20 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     deadline.aborted ? noEvidence(`the run's --max-duration of ${Math.round(maxDurationMs / 1000)} s was reached before this check ran`) : undefined;
   for (const [i, { context, exchanges }] of runs.entries()) {
     const scenarios: CheckOutcome[] = [];
-    for (const check of checks.filter((c) => c.kind === 'scenario')) scenarios.push(await runScenario(check, context, stop()));
+    for (const check of checks.filter((c) => c.kind === 'scenario')) {
+      const outcome = await runScenario(check, context, stop());
+      // Cut short by the deadline with nothing found: what it saw proves nothing either way.
+      const cut = deadline.aborted && outcome.status !== 'skipped' && outcome.failures.length === 0;
+      scenarios.push(cut ? { ...outcome, status: 'skipped', skipCause: 'no-evidence', skipReason: `the run's --max-duration of ${Math.round(maxDurationMs / 1000)} s was reached during this check` } : outcome);
+    }
     const changed = await dataChanged(context, probes[i]!);
     outcomes.push(...(changed ? scenarios.map((o) => invalidate(o, changed, seed)) : scenarios));
-    for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, context, exchanges));
+    // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
+    const judged = exchanges.filter((e) => e.error !== DEADLINE_REACHED);
+    for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, context, judged));
   }
   return grade({ target: options.target, strict: options.strict ?? false, outcomes, stats: client.stats, seed, examples: settings.examples });
+  }
 }
 
 /** Exit-2 conditions: nothing reached, the key refused, or every listing a 404 (a wrong base URL). */
