@@ -108,7 +108,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const body = await readCapped(answer.body, cap, Number(answer.headers['content-length'] ?? Number.NaN));
       const recorded = {
         status: answer.status,
-        headers: Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [n, redact(v, secrets)])),
+        // Names too: a target may echo the key in a header's name (every character of many keys is allowed there).
+        headers: Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [redact(n, secrets), redact(v, secrets)])),
         durationMs: Math.round(performance.now() - started),
       };
       if (body.cut) {

@@ -110,7 +110,8 @@ describe('bodies: capped, cut once, the timeout covers them', () => {
     const target = await listen((request, response) => {
       const key = String(request.headers['x-api-key']);
       const detail = `this request was refused for a reason we explain at length: ${key}`;
-      response.writeHead(200, { 'content-type': 'application/json', 'x-echo': key });
+      // The key in a header's name too (a header name may hold every character of this key).
+      response.writeHead(200, { 'content-type': 'application/json', 'x-echo': key, [`x-echo-${key}`]: 'name' });
       response.end(`[{"id":"a1","detail":${JSON.stringify(detail)},"escaped":"${escaped}","${key}":1}]`);
     });
     const exchange = await client(target).send('listAlerts', '/alert', { search: 'x' });
@@ -119,6 +120,7 @@ describe('bodies: capped, cut once, the timeout covers them', () => {
     expect(text).toContain('"escaped":"$TEMPMON_API_KEY"');
     expect(exchange.response!.json).toEqual([{ id: 'a1', detail: 'this request was refused for a reason we explain at length: $TEMPMON_API_KEY', escaped: '$TEMPMON_API_KEY', $TEMPMON_API_KEY: 1 }]);
     expect(exchange.response!.headers['x-echo']).toBe('$TEMPMON_API_KEY');
+    expect(exchange.response!.headers.$TEMPMON_API_KEY).toBe('name');
     expect(exchange.request.headers['x-api-key']).toBe('$TEMPMON_API_KEY');
     const everything = JSON.stringify(exchange);
     for (let i = 0; i + 8 <= KEY.length; i += 1) expect(everything).not.toContain(KEY.slice(i, i + 8));

@@ -67,6 +67,24 @@ describe('redact: a long key leaves no 8-character fragment in any form', () => 
     expect(redact(`id ${KEY.slice(5, 12)}`, secrets)).toBe(`id ${KEY.slice(5, 12)}`);
   });
 
+  it('catches the key and its fragments in other letter case (the kit itself sends upper, lower and swapped case)', () => {
+    const key = 'tmk_live.7Hq2-Zx9/Wp4+Rv8~Lc3Ne6Ya1Ks5';
+    const s: Secrets = { apiKey: key, headerValues: [] };
+    const swapped = [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+    for (const variant of [key.toUpperCase(), key.toLowerCase(), swapped, `${swapped.slice(0, 12)}`, `x${key.toUpperCase().slice(20)}`]) {
+      expect(redact(`curl -H 'x-api-key: ${variant}' "${variant}" ok`, s), variant).toBe(`curl -H 'x-api-key: $TEMPMON_API_KEY' "$TEMPMON_API_KEY" ok`);
+    }
+    // Escaped and URL-encoded forms too; text around keeps its own case.
+    const escaped = [...swapped].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(redact(`{"Echo":"${escaped}","Next":"/Login?k=${encodeURIComponent(key.toUpperCase())}"}`, s)).toBe('{"Echo":"$TEMPMON_API_KEY","Next":"/Login?k=$TEMPMON_API_KEY"}');
+    // A medium key (whole-word rule) and a short one (token rule) in other case.
+    const medium: Secrets = { apiKey: 'sk_Live_abc1234', headerValues: [] };
+    expect(redact('a SK_LIVE_ABC1234 b sk_live_ABC1234x', medium)).toBe('a $TEMPMON_API_KEY b $TEMPMON_API_KEYx');
+    expect(redact('key K.1 in "k.1"; not kK.1', { apiKey: 'k.1', headerValues: [] })).toBe('key $TEMPMON_API_KEY in "$TEMPMON_API_KEY"; not kK.1');
+    // Text that shares only 7 characters, whatever their case, stays.
+    expect(redact(`id ${key.toUpperCase().slice(5, 12)}`, s)).toBe(`id ${key.toUpperCase().slice(5, 12)}`);
+  });
+
   it('catches the key JSON-escaped, in either hex case, mixed with literal characters', () => {
     const all = jsonEscape(KEY, () => true);
     const mixed = jsonEscape(KEY, (i) => i % 3 === 0);
