@@ -67,12 +67,15 @@ export async function contractCommand(args: readonly string[], log: (text: strin
   const target = values.target as string | undefined;
   const strict = values.strict === true;
   const apiKey = (values['api-key'] as string | undefined) ?? process.env.TEMPMON_API_KEY;
-  const headerValues = ((values.header as string[] | undefined) ?? []).map(parseHeader);
-  const secrets = { ...(apiKey ? { apiKey } : {}), headerValues: headerValues.map(([, v]) => v) };
+  // Every raw --header value is a secret, even one that does not parse.
+  const rawHeaders = (values.header as string[] | undefined) ?? [];
+  const secrets = { ...(apiKey ? { apiKey } : {}), headerValues: rawHeaders.map(headerSecret) };
   // Checked before the first request: a report path that cannot be written must not cost a whole run.
   const writers = reportWriters({ junit: values.junit as string | undefined, json: values.json as string | undefined }, secrets);
   const unrun = (reason: string) => writers.write(unrunReport(target ?? '(none)', strict, reason));
   try {
+    if (writers.problem) throw writers.problem;
+    const headerValues = rawHeaders.map(parseHeader);
     if (!target) throw new CliError('--target URL is required (see tempmon contract --help)');
     if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target)) throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
     if (!apiKey) throw new CliError('no API key: set TEMPMON_API_KEY or pass --api-key');
@@ -116,8 +119,18 @@ export async function contractCommand(args: readonly string[], log: (text: strin
       unrun(line);
       throw new ContractSetupError(line);
     }
-    if (error instanceof Error && 'name' in error && (error.name === 'CliError' || error.name === 'SpecError')) unrun(error.message);
+    // Whatever stopped the run, CI's report step gets a file saying why (a crash of the kit included).
+    unrun(error instanceof Error && (error.name === 'CliError' || error.name === 'SpecError') ? error.message : `unexpected error in the kit: ${String(error)}`);
     throw error;
+  }
+}
+
+/** What of a `--header` to keep out of every output: its value, or all of it when it does not parse. */
+function headerSecret(raw: string): string {
+  try {
+    return parseHeader(raw)[1];
+  } catch {
+    return raw;
   }
 }
 

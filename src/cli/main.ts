@@ -17,7 +17,7 @@ Commands:
 
 Run tempmon <command> --help for a command's options.`;
 
-/** Parses the command line, runs the command, and sets the exit code: 0 done, 1 contract violations, 2 could not run. */
+/** Parses the command line, runs the command, and sets the exit code: 0 done, 1 contract violations or inconclusive, 2 could not run (or the kit failed). */
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
   switch (command) {
@@ -68,6 +68,7 @@ main(process.argv.slice(2)).then(
     const expected =
       error instanceof CliError || error instanceof DataFileError || error instanceof SpecError || error instanceof ContractSetupError;
     console.error(`tempmon: ${expected ? (error as Error).message : `unexpected error: ${String(error)}`}`);
-    process.exitCode = expected ? 2 : 1;
+    // Exit 1 means "the target broke the contract": a crash of the kit itself must never read as that.
+    process.exitCode = 2;
   },
 );

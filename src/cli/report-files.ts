@@ -30,8 +30,26 @@ function assertWritable(option: string, path: string): void {
  * output goes through the same secrets, so none can carry the key.
  */
 export function reportWriters(paths: ReportPaths, secrets: Secrets) {
-  if (paths.junit) assertWritable('junit', paths.junit);
-  if (paths.json) assertWritable('json', paths.json);
+  const problems = (['junit', 'json'] as const).flatMap((option) => {
+    const path = paths[option];
+    if (!path) return [];
+    try {
+      assertWritable(option, path);
+      return [];
+    } catch (error) {
+      return [{ option, error: error as CliError }];
+    }
+  });
+  if (problems.length > 0) {
+    // The other report is still written, saying why the run could not run: CI uploads what it finds.
+    const good = { ...paths, ...Object.fromEntries(problems.map((p) => [p.option, undefined])) };
+    const reason = problems.map((p) => p.error.message).join('; ');
+    return { problem: new CliError(reason), ...writersFor(good, secrets) };
+  }
+  return { problem: undefined, ...writersFor(paths, secrets) };
+}
+
+function writersFor(paths: ReportPaths, secrets: Secrets) {
   const write = (path: string, text: string) => {
     try {
       writeFileSync(path, text);

@@ -35,13 +35,19 @@ export function grade(input: GradeInput): ContractReport {
     retried: input.stats.retried,
   };
   const verdict: Verdict = summary.failed > 0 ? 'not conformant' : unevaluated.length > 0 ? 'inconclusive' : 'conformant';
-  const reason =
+  const failedChecks = [...new Set(outcomes.filter((o) => o.status === 'failed').map((o) => o.check))];
+  const notEvaluated =
     unevaluated.length > 0
       ? `${unevaluated.length} requested check${unevaluated.length === 1 ? '' : 's'} could not be evaluated: ${unevaluated
           .slice(0, 3)
           .map((o) => `${o.check} on ${o.operationId} (${o.skipReason ?? ''})`)
           .join('; ')}${unevaluated.length > 3 ? '; …' : ''}`
       : undefined;
+  // A failing run names what failed first; what could not be evaluated comes after, if anything.
+  const reason =
+    failedChecks.length > 0
+      ? `${failedChecks.length} check${failedChecks.length === 1 ? '' : 's'} failed (${failedChecks.join(', ')})${notEvaluated ? `; and ${notEvaluated}` : ''}`
+      : notEvaluated;
   return {
     target: input.target,
     strict: input.strict,

@@ -76,6 +76,16 @@ describe('tempmon contract', () => {
     expect(result.stderr + result.stdout).not.toContain(SECRET);
   });
 
+  it('a report path that cannot be written stops the run at once, and the other report still says why', async () => {
+    const json = join(dir, 'still-written.json');
+    const result = await runAsync(['contract', '--target', 'http://127.0.0.1:1', '--junit', join(dir, 'no-such-dir', 'x.xml'), '--json', json], { TEMPMON_API_KEY: SECRET });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--junit .*x\.xml cannot be written: ENOENT/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; reason: string };
+    expect(report).toMatchObject({ verdict: 'could not run' });
+    expect(report.reason).toMatch(/--junit/);
+  });
+
   it('refuses to run with a key the target rejects (exit 2)', async () => {
     const { url } = await startServe(['--quiet']);
     const result = await runAsync(['contract', '--target', url], { TEMPMON_API_KEY: SECRET });
