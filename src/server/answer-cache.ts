@@ -10,7 +10,7 @@ export interface Answer {
 
 const LIMIT = 512;
 
-/** The most recent answers of one listing, by data version and URL (least recently used goes first). */
+/** The most recently stored answers of one listing, by data version and URL (first in, first out: the oldest stored goes first). */
 export class AnswerCache {
   readonly #answers = new Map<string, Answer>();
 

@@ -13,7 +13,7 @@ const SAMPLE = 2_000;
 /**
  * A store that holds no records: record i is generated from the seed when a page needs it (about
  * 10 µs each), so a million-record dataset starts at once. A large collection's search index is built
- * in the background, in slices of a millisecond between requests; until it is ready, a search
+ * in the background, in slices of 0.3 ms (SLICE_MS) between requests; until it is ready, a search
  * gets `{ warming }` (the server answers 503 with Retry-After).
  */
 export function createGeneratedStore(factory: RecordFactory, schema: string, count: number): RecordStore {

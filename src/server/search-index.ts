@@ -31,7 +31,7 @@ function textOf(value: unknown): string | undefined {
 /**
  * Starts an index whose layout is chosen from `sample` (the first records), or from `pooledFields`
  * when the generator says which fields draw from small sets. Those (status, account_id, sites_id...)
- * become 16-bit codes into a dictionary, searched once per term; the rest (ids, timestamps, codes) go into Latin-1 blocks searched with Buffer.indexOf, which
+ * become 16-bit codes into a dictionary, searched once per term; the rest (ids, timestamps, codes) go into UTF-8 blocks searched with Buffer.indexOf, which
  * runs natively. A million alerts then take about 250 MB and a search a few tens of milliseconds.
  */
 export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFields?: readonly string[]): SearchIndexBuilder {
@@ -50,7 +50,7 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
     dictionaryFields.map((field) => [field, { values: [] as string[], codes: new Map<string, number>(), column: new Uint16Array(1024) }]),
   );
 
-  // Text goes straight into fixed-size Latin-1/UTF-8 blocks: no large intermediate strings.
+  // Text goes straight into fixed-size UTF-8 blocks: no large intermediate strings.
   const blocks: { buffer: Buffer; starts: Uint32Array }[] = [];
   let buffer = Buffer.allocUnsafe(BLOCK_BYTES);
   let starts: number[] = [];
