@@ -5,11 +5,12 @@ import type { FetchLike } from '../contract/http-client.ts';
 import { describeNetworkError } from '../contract/http-client.ts';
 import type { Exchange } from '../contract/types.ts';
 import { browserCors } from '../server/browser-cors.ts';
+import { addSpecRoutes } from '../server/docs-page.ts';
 import { CORS_RESPONSE_HEADERS } from '../server/fast-path.ts';
 import { createQueryParser } from '../server/parse-query.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { listOperations } from '../spec/operations.ts';
+import { listOperations, type Operation } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { createRecorder } from './recorder.ts';
 import { UpstreamTimeout, fetchUpstream, nodeUpstream, type UpstreamResponse } from './upstream.ts';
@@ -58,6 +59,8 @@ export async function createProxy(options: ProxyOptions) {
   const operations = listOperations(document).filter((op) => op.method === 'get');
   app.use('*', browserCors(operations));
   app.get('/__tempmon/violations', (c) => c.json({ count, violations }));
+  // The spec and its interactive reference, with the mock's own handlers; "Try it out" goes through the proxy.
+  addSpecRoutes(app, options.spec);
 
   const forwards = new Map<string, (incoming: URL, headers: Record<string, string | undefined>) => Promise<Reply>>();
   for (const operation of operations) {
@@ -99,7 +102,7 @@ export async function createProxy(options: ProxyOptions) {
       const query = parseQuery(incoming.searchParams);
       const requestViolations: Violation[] = query.ok
         ? []
-        : query.errors.map((e) => ({ time: new Date().toISOString(), operationId: operation.operationId, check: 'request_query_conformance', severity: 'warning', message: `request ${e.name} ${e.detail}` }));
+        : query.errors.map((e) => ({ time: new Date().toISOString(), operationId: operation.operationId, check: 'request_query_conformance', severity: 'warning', message: `query parameter ${e.name} ${e.detail}` }));
       const found = [...requestViolations, ...judge(exchange)];
       for (const violation of found) {
         count += 1;
@@ -120,6 +123,11 @@ export async function createProxy(options: ProxyOptions) {
       const reply = await forward(new URL(c.req.url), c.req.header());
       return new Response(reply.body, { status: reply.status, headers: reply.headers });
     });
+  }
+  // Another method on a listing path: 405 naming what the spec has there, as the mock answers (never forwarded).
+  for (const [path, methods] of forwardedMethods(operations)) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+    app.all(path, (c) => problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${path}; use ${methods.join(' or ')}.`, { headers: { Allow: allow } }));
   }
   app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${new URL(c.req.url).pathname}.`));
   /** Forwards GET/HEAD listings straight from node:http, skipping the Fetch API objects; false for anything else. */
@@ -147,6 +155,13 @@ export async function createProxy(options: ProxyOptions) {
     return true;
   };
   return { app, fastPath, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
+}
+
+/** The methods the spec has at each path the proxy forwards (the Allow header adds HEAD with GET, and OPTIONS for CORS). */
+function forwardedMethods(operations: readonly Operation[]): Map<string, string[]> {
+  const methods = new Map<string, string[]>();
+  for (const op of operations) methods.set(op.path, [...(methods.get(op.path) ?? []), op.method.toUpperCase()]);
+  return methods;
 }
 
 /** What the proxy sends back. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Hono } from 'hono';
+import type { LoadedSpec } from '../spec/load-spec.ts';
 
 // swagger-ui-dist ships the whole UI as static files: served from node_modules, nothing from a CDN.
 const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -51,4 +52,14 @@ export function addDocsPage(app: Hono): void {
     }
     return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });
   });
+}
+
+/**
+ * Adds what documents the API, none of it behind the key: GET /openapi.json and /openapi.yaml (the spec
+ * as loaded) and GET /docs. The proxy serves these through this function, as the mock does.
+ */
+export function addSpecRoutes(app: Hono, spec: LoadedSpec): void {
+  app.get('/openapi.json', (c) => c.json(spec.document));
+  app.get('/openapi.yaml', (c) => c.body(spec.source, 200, { 'Content-Type': 'application/yaml; charset=utf-8' }));
+  addDocsPage(app);
 }
