@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { createRequire } from 'node:module';
 import { DataFileError } from '../fixtures/load-data-file.ts';
 import { ContractSetupError } from '../contract/types.ts';
 import { SpecError } from '../spec/load-spec.ts';
@@ -15,7 +16,14 @@ Commands:
   proxy        forward to a real deployment, checking every response against the spec
   assumptions  list what the spec assumes where the interface is silent
 
+Options:
+  -h, --help     show this help
+  -v, --version  print the version of tempmon-kit
+
 Run tempmon <command> --help for a command's options.`;
+
+/** The version in the package's own package.json (exported as `tempmon-kit/package.json`), read when asked. */
+const version = (): string => (createRequire(import.meta.url)('tempmon-kit/package.json') as { version: string }).version;
 
 /** Parses the command line, runs the command, and sets the exit code: 0 done, 1 contract violations or inconclusive, 2 could not run (or the kit failed). */
 async function main(argv: readonly string[]): Promise<number> {
@@ -49,12 +57,18 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'assumptions':
       (await import('./assumptions.ts')).assumptionsCommand(args);
       return 0;
+    // No command is a request for orientation, not a failure: help on stdout, exit 0 (as gh, cargo, docker do).
     case undefined:
     case '-h':
     case '--help':
     case 'help':
       console.log(HELP);
-      return command === undefined ? 2 : 0;
+      return 0;
+    case '-v':
+    case '--version':
+    case 'version':
+      console.log(version());
+      return 0;
     default:
       throw new CliError(`unknown command ${JSON.stringify(command)} (see tempmon --help)`);
   }
