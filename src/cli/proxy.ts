@@ -3,13 +3,15 @@ import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { listen } from './listen.ts';
+import { listeningAddresses } from './listen-address.ts';
 
 /** Help of `tempmon proxy`. */
 export const PROXY_HELP = `Usage: tempmon proxy --target URL [options]
 
 Forwards GET /alert and /sensor to a real deployment and returns its responses unchanged, while
 checking every request and response against spec/openapi.yaml. Each violation is logged as one line
-(never the key) and listed at GET /__tempmon/violations.
+(never the key) and listed at GET /__tempmon/violations. GET /openapi.json, /openapi.yaml and /docs
+serve the spec and its interactive reference, as the mock does.
 
 Options:
   --target URL          base URL of the deployment (required)
@@ -53,7 +55,7 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     log,
   });
   const listener = getRequestListener(proxy.app.fetch);
-  const { server, url } = await listen(
+  const { server, url: bound } = await listen(
     (request, response) => {
       if (!values.quiet) {
         const started = performance.now();
@@ -64,7 +66,9 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     host,
     port,
   );
+  const { url, note } = listeningAddresses(bound, host);
   log(`tempmon proxy listening on ${url}, forwarding to ${target}${values.errors ? ' (non-conformant responses become 502)' : ''}`);
+  if (note) log(note);
   log(`  violations: ${url}/__tempmon/violations${values.record ? `; recording into ${values.record}` : ''}`);
   return {
     url,

@@ -9,6 +9,7 @@ import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { DATASET_HELP, DATASET_OPTIONS, datasetOptions, hasDatasetOption } from './dataset-options.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { listen } from './listen.ts';
+import { listeningAddresses } from './listen-address.ts';
 import { watchDataFile } from './watch-data-file.ts';
 
 /** Help of `tempmon serve`. */
@@ -22,16 +23,18 @@ Options:
 ${DATASET_HELP}
   --data FILE           serve the records of FILE ({ "alerts": [...], "sensors": [...] })
                         instead of generated ones; every record is validated first
-  --api-key KEY         accepted key (repeatable; default ${DEFAULT_API_KEY})
+  --api-key KEY         accepted key (repeatable); default: the key in $TEMPMON_API_KEY,
+                        else ${DEFAULT_API_KEY}
   --latency MS          delay every listing response: 200, or a range 100-800
   --error-rate R        answer a share R (0..1) of listing requests with 500 or 503
   --rate-limit N        at most N requests per second per key, then 429
   --watch               with --data, reload the file when it changes
   --quiet               do not log requests
+  -h, --help            show this help
 
+A key you give (--api-key or TEMPMON_API_KEY) is never printed back.
 Per request: Prefer: code=503 (or ?__code=503), Prefer: example=empty, Prefer: delay=300.
-Random choices follow the seed and the order of requests, so a session replays exactly.
-  -h, --help            show this help`;
+Random choices follow the seed and the order of requests, so a session replays exactly.`;
 
 /** Runs `tempmon serve`; resolves once listening, with a `close` to stop it. */
 export async function serveCommand(args: readonly string[], log: (line: string) => void = console.log) {
@@ -54,8 +57,8 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   }
   const port = values.port === undefined ? 4010 : integerOption('port', values.port as string, 0, 65535);
   const host = (values.host as string | undefined) ?? '127.0.0.1';
-  const apiKeys = (values['api-key'] as string[] | undefined) ?? [DEFAULT_API_KEY];
-  if (apiKeys.some((key) => key.trim() === '')) throw new CliError('--api-key must not be empty');
+  const keys = apiKeysOption(values['api-key'], process.env.TEMPMON_API_KEY);
+  const apiKeys = keys.keys;
   if (values.data !== undefined && hasDatasetOption(values)) {
     throw new CliError('--data cannot be combined with --seed or record counts');
   }
@@ -74,13 +77,16 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   const mock = createMock({ spec, apiKeys, scenarios, ...(store ? { store } : { dataset: generated }) });
   const watcher = store && values.watch ? watchDataFile(values.data as string, spec, store, log) : undefined;
 
-  const { server, url } = await listen(nodeListener(mock, values.quiet ? undefined : log), host, port);
+  const { server, url: bound } = await listen(nodeListener(mock, values.quiet ? undefined : log), host, port);
+  const { url, note } = listeningAddresses(bound, host);
   const counts = Object.entries(data ?? generated.counts).map(([key, v]) => `${typeof v === 'number' ? v : v.length} ${key}`);
   log(`tempmon mock listening on ${url}`);
+  if (note) log(note);
   log(data ? `  data: ${values.data as string} (${counts.join(', ')})` : `  seed ${generated.seed}: ${counts.join(', ')}`);
-  // The default key is public and documented; a key the user chose is not printed back.
-  log(values['api-key'] ? `  key: the ${apiKeys.length > 1 ? `${apiKeys.length} keys` : 'key'} given with --api-key` : `  key: ${DEFAULT_API_KEY}`);
-  log(`  try: curl -H 'x-api-key: ${values['api-key'] ? '$KEY' : DEFAULT_API_KEY}' '${url}/alert?pageSize=2'`);
+  // The default key is public and documented; a key the user chose is not printed back, and the curl
+  // line reads it from the environment (double quotes, so the shell expands it).
+  log(`  key: ${keys.describe}`);
+  log(`  try: curl -H ${keys.from === 'default' ? `'x-api-key: ${DEFAULT_API_KEY}'` : '"x-api-key: $TEMPMON_API_KEY"'} '${url}/alert?pageSize=2'`);
   if (watcher) log(`  watching ${values.data as string} for changes`);
   return {
     url,
@@ -89,6 +95,25 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The accepted keys: every --api-key, else the one key in TEMPMON_API_KEY (so it shows in no command
+ * line or npm script echo), else the documented dev key. Keys equal to the dev key count as the default:
+ * only a key that is public anyway is ever printed.
+ */
+export function apiKeysOption(flags: readonly string[] | undefined, environment: string | undefined) {
+  if (flags?.some((key) => key.trim() === '')) throw new CliError('--api-key must not be empty');
+  if (!flags && environment !== undefined && environment.trim() === '') {
+    throw new CliError(`TEMPMON_API_KEY is set but empty: set it to a key, or unset it to accept ${DEFAULT_API_KEY}`);
+  }
+  const keys = flags ?? (environment === undefined ? [DEFAULT_API_KEY] : [environment]);
+  const from: 'default' | 'flags' | 'environment' = keys.every((key) => key === DEFAULT_API_KEY) ? 'default' : flags ? 'flags' : 'environment';
+  const describe =
+    from === 'default' ? DEFAULT_API_KEY
+    : from === 'environment' ? 'the one in $TEMPMON_API_KEY (not printed)'
+    : `the ${keys.length > 1 ? `${keys.length} keys` : 'key'} given with --api-key (not printed; the curl below reads one from $TEMPMON_API_KEY)`;
+  return { keys, from, describe };
 }
 
 /** `200` or `100-800`, in milliseconds. */
