@@ -10,7 +10,7 @@ import { AnswerCache } from './answer-cache.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { browserCors } from './browser-cors.ts';
 import { createDatasetStore, createGeneratedDatasetStore, type DatasetStore } from './dataset-store.ts';
-import { addDocsPage } from './docs-page.ts';
+import { addSpecRoutes } from './docs-page.ts';
 import { errorRate } from './error-rate.ts';
 import { createFastPath, type FastListing } from './fast-path.ts';
 import { forcedResponse } from './forced-response.ts';
@@ -86,9 +86,7 @@ export function createMock(options: AppOptions = {}): Mock {
 
   const app = new Hono();
   app.use('*', browserCors(operations));
-  app.get('/openapi.json', (c) => c.json(spec.document));
-  app.get('/openapi.yaml', (c) => c.body(spec.source, 200, { 'Content-Type': 'application/yaml; charset=utf-8' }));
-  addDocsPage(app);
+  addSpecRoutes(app, spec);
 
   const listings: FastListing[] = [];
   for (const operation of operations) {
