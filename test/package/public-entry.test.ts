@@ -1,0 +1,78 @@
+// The public entry (src/index.ts) as a user calls it: its declared types wrap the internals, so check that
+// the wrappers hand node's own objects through and that nothing public went missing.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import * as entry from '../../src/index.ts';
+import { ALL_CHECKS as INTERNAL_CHECKS } from '../../src/contract/checks/index.ts';
+import { spec } from '../helpers.ts';
+
+describe('the public entry', () => {
+  it('exports the same values as before its types were declared apart', () => {
+    expect(Object.keys(entry).sort()).toEqual(
+      [
+        'ALL_CHECKS',
+        'ContractSetupError',
+        'DEFAULT_API_KEY',
+        'DEFAULT_DATASET',
+        'DEFAULT_SPEC_PATH',
+        'DataFileError',
+        'REFERENCE_DATE',
+        'SpecError',
+        'consoleReport',
+        'createApp',
+        'createMock',
+        'createProxy',
+        'createRecordFactory',
+        'createSchemaValidator',
+        'generateDataset',
+        'generateRecord',
+        'jsonReport',
+        'junitReport',
+        'listAssumptions',
+        'loadDataFile',
+        'loadSpec',
+        'nodeListener',
+        'runContract',
+        'serializeDataset',
+      ].sort(),
+    );
+    expect(entry.ALL_CHECKS).toBe(INTERNAL_CHECKS);
+    expect(entry.REFERENCE_DATE.toISOString()).toBe('2026-11-01T06:00:00.000Z');
+  });
+
+  it('serves a mock with node:http through nodeListener (createServer takes it as it is)', async () => {
+    const server = createServer(entry.nodeListener(entry.createMock({ spec, dataset: { seed: 3, counts: { alerts: 4, sensors: 2 } } })));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/alert`;
+      const response = await fetch(url, { headers: { 'x-api-key': entry.DEFAULT_API_KEY } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as unknown[]).length).toBe(4);
+      // Again: the second answer comes from the fast path.
+      expect((await fetch(url, { headers: { 'x-api-key': entry.DEFAULT_API_KEY } })).headers.get('x-total-count')).toBe('4');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('creates a proxy whose fast path node:http can call', async () => {
+    const mock = entry.createApp({ spec, dataset: { seed: 3, counts: { alerts: 2, sensors: 2 } } });
+    const proxy = await entry.createProxy({ target: 'http://mock.test', spec, fetch: (request) => mock.fetch(request) });
+    const server = createServer((request, response) => {
+      if (!proxy.fastPath(request, response)) response.writeHead(500).end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/sensor`, { headers: { 'x-api-key': entry.DEFAULT_API_KEY } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as unknown[]).length).toBe(2);
+      expect(proxy.violations().count).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+});
