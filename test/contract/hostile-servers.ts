@@ -1,41 +1,17 @@
-// Helpers of hostile-targets.test.ts: small node:http targets on the loopback interface, the built CLI
+// Helpers of hostile-targets.slow.test.ts: small node:http targets on the loopback interface, the built CLI
 // run against them as a child process (with its peak RSS when the platform can tell), and a leak finder
 // that looks for any 8-character fragment of a secret in what the CLI wrote.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-/** The built CLI, as the package's bin runs it. */
-export const MAIN = join(ROOT, 'dist/cli/main.js');
+// The built CLI, as the package's bin runs it (test/global-setup.ts builds dist/ when a source is newer).
+import { MAIN } from '../built-cli.ts';
 
-// --- The build: dist/ is compiled once when it is missing or older than a source file.
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), 0);
-}
-
-/** Why dist/ must be built again, or undefined when it is current. */
-export function distStaleness(): string | undefined {
-  if (!existsSync(MAIN) || !existsSync(join(ROOT, 'dist/openapi.json'))) return 'dist/ is missing';
-  const built = Math.min(statSync(MAIN).mtimeMs, statSync(join(ROOT, 'dist/openapi.json')).mtimeMs);
-  const source = Math.max(newestMtime(join(ROOT, 'src')), newestMtime(join(ROOT, 'spec/openapi.yaml')));
-  return source > built ? 'a source file is newer than dist/' : undefined;
-}
-
-/** Runs `npm run build` when dist/ is missing or stale; throws with the compiler's output when it fails. */
-export function ensureBuilt(): void {
-  const stale = distStaleness();
-  if (!stale) return;
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
-  if (result.status !== 0) throw new Error(`${stale}, and \`npm run build\` failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
-}
+export { MAIN };
 
 // --- Targets.
 

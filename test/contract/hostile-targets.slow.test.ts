@@ -8,10 +8,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/create-app.ts';
 import { spec } from '../helpers.ts';
-import { closeAll, endlessJson, ensureBuilt, findLeaks, fromFetch, listen, portFree, runContractCli, toRequest, writeResponse, type CliResult } from './hostile-servers.ts';
+import { closeAll, endlessJson, findLeaks, fromFetch, listen, portFree, runContractCli, toRequest, writeResponse, type CliResult } from './hostile-servers.ts';
 
 /** Long (so any 8-character fragment of it counts as a leak), with characters URL-encoding and base64 change. */
 const KEY = 'tmk_live.7Hq2-Zx9/Wp4+Rv8~Lc3Ne6Ya1Ks5';
@@ -21,7 +21,6 @@ const app = createApp({ spec, apiKeys: [KEY], dataset: { seed: 3, counts: { aler
 /** Small runs: enough requests to judge the checks asked for, a few seconds each. */
 const SMALL = ['--examples', '10', '--max-pages', '3'];
 
-beforeAll(() => ensureBuilt(), 180_000);
 afterAll(async () => {
   await closeAll();
   rmSync(dir, { recursive: true, force: true });
