@@ -1,9 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
+// Two suites, told apart by the file name:
+//   everyday  test/**/*.test.ts       `npm test` (vitest run --project everyday): about a minute with tsc and the build
+//   slow      test/**/*.slow.test.ts  `npm run test:slow` (vitest run --project slow): slow by nature, run by CI too
+// `npx vitest run <file>` runs any one file whatever its suite; a bare `npx vitest run` runs both.
+//
+// The CLI tests run the built CLI (dist/cli/main.js, as the package's bin does): test/global-setup.ts
+// rebuilds dist/ first when a source is newer, so a plain `npx vitest run` never tests stale code.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Generating datasets and starting the real CLI take a few seconds on a shared 2-core machine.
-    testTimeout: 30_000,
+    globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup.ts'],
+    // On 2 cores vitest would use one worker; most files wait on sockets, children or Chromium part of the time.
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'everyday',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.slow.test.ts'],
+          // One module graph per worker: the spec, its validators and src/ load once, not once per file.
+          // Files must not leave global state behind (fake timers, env, listeners): test/setup.ts resets it.
+          isolate: false,
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: ['test/**/*.slow.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { run, startServe } from './cli-helpers.ts';
+import { proxyCommand } from '../../src/cli/proxy.ts';
+import { serveCommand } from '../../src/cli/serve.ts';
+import { startInProcess, startServe, usageError } from './cli-helpers.ts';
 
 describe('tempmon proxy (real HTTP)', () => {
-  it('forwards to a running mock unchanged and lists no violations', async () => {
-    const mock = await startServe(['--quiet', '--api-key', 'proxy-secret-key-1']);
+  it('the built CLI forwards to a running mock unchanged, lists no violations, and logs without the key', async () => {
+    const mock = await startInProcess(serveCommand, ['--quiet', '--api-key', 'proxy-secret-key-1']);
     const proxy = await startServe(['--target', mock.url], 'proxy');
     const headers = { 'x-api-key': 'proxy-secret-key-1' };
     const direct = await fetch(`${mock.url}/alert?pageSize=4`, { headers });
@@ -12,19 +14,17 @@ describe('tempmon proxy (real HTTP)', () => {
     expect(await through.text()).toBe(await direct.text());
     expect(through.headers.get('access-control-allow-origin')).toBe('*');
     expect(await (await fetch(`${proxy.url}/__tempmon/violations`)).json()).toEqual({ count: 0, violations: [] });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(proxy.output()).toMatch(/GET \/alert\?pageSize=4 200/);
+    await proxy.waitFor(/GET \/alert\?pageSize=4 200/);
     expect(proxy.output()).not.toContain('proxy-secret-key-1');
+    expect(await proxy.stop()).toBe(0);
   });
 
   it.each([
-    [['proxy'], '--target URL is required'],
-    [['proxy', '--target', 'nope'], '--target must be an http(s) URL'],
-    [['proxy', '--target', 'http://127.0.0.1:9', '--timeout', 'x'], '--timeout must be an integer'],
-  ])('%j cannot run: one line, exit code 2', (args, message) => {
-    const result = run(...args);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toContain(message);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    [[], '--target URL is required'],
+    [['--target', 'nope'], '--target must be an http(s) URL'],
+    [['--target', 'http://127.0.0.1:9', '--timeout', 'x'], '--timeout must be an integer'],
+  ])('proxy %j cannot run: one line', async (args, message) => {
+    const error = await usageError(() => proxyCommand(['--port', '0', ...args], () => undefined));
+    expect(error.message).toContain(message);
   });
 });

@@ -1,25 +1,15 @@
 // `tempmon` itself: no command, --version, and what the help texts promise.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_HELP } from '../../src/cli/contract.ts';
 import { PROXY_HELP } from '../../src/cli/proxy.ts';
 import { SERVE_HELP } from '../../src/cli/serve.ts';
+import { runCli } from './cli-helpers.ts';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** The CLI from source, without blocking: both runs below go in parallel. */
-function tempmon(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+/** The built CLI, without blocking: both runs below go in parallel. */
+const tempmon = (...args: string[]) => runCli(args);
 
 /** The lines of a help text's Options: block (up to the first blank line). */
 const optionsBlock = (help: string): string[] => help.split('\n\n').find((block) => block.startsWith('Options:'))!.split('\n');

@@ -6,13 +6,22 @@ import { spec } from '../helpers.ts';
 
 const { alerts, sensors } = generateDataset(spec.document, { seed: 21, counts: { alerts: 1500, sensors: 700 } });
 
-/** The definition the index must agree with: a plain scan. */
-const scan = (records: readonly Record<string, unknown>[], term: string) =>
-  records.flatMap((record, i) =>
-    Object.values(record).some((v) => (Array.isArray(v) ? v : [v]).some((s) => typeof s === 'string' && s.toLowerCase().includes(term.toLowerCase())))
-      ? [i]
-      : [],
-  );
+/** Every string of a record, including the elements of arrays, lower-cased once (the scan below runs 1,200 times). */
+const haystacks = new WeakMap<readonly Record<string, unknown>[], string[][]>();
+const stringsOf = (records: readonly Record<string, unknown>[]) => {
+  let strings = haystacks.get(records);
+  if (!strings) {
+    strings = records.map((record) => Object.values(record).flat().filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()));
+    haystacks.set(records, strings);
+  }
+  return strings;
+};
+
+/** The definition the index must agree with: a plain scan (case-insensitive substring of any string field). */
+const scan = (records: readonly Record<string, unknown>[], term: string) => {
+  const needle = term.toLowerCase();
+  return stringsOf(records).flatMap((values, i) => (values.some((v) => v.includes(needle)) ? [i] : []));
+};
 
 const build = (records: readonly Record<string, unknown>[], sample = 200, trigrams = false) => {
   const builder = createSearchIndexBuilder(records.slice(0, sample));
