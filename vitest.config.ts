@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SkipNotice from './test/skip-notice.ts';
 
 // Two suites, told apart by the file name:
 //   everyday  test/**/*.test.ts       `npm test` (vitest run --project everyday): about a minute with tsc and the build
@@ -9,6 +10,8 @@ import { defineConfig } from 'vitest/config';
 // rebuilds dist/ first when a source is newer, so a plain `npx vitest run` never tests stale code.
 export default defineConfig({
   test: {
+    // After the summary, what was skipped for want of something here (Chromium) and how to install it.
+    reporters: ['default', new SkipNotice()],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     // On 2 cores vitest would use one worker; most files wait on sockets, children or Chromium part of the time.

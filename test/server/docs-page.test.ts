@@ -1,5 +1,6 @@
 // GET /docs in a real browser: Debian's Chromium driven by playwright-core. CI installs Chromium
-// (.ci/run); on a machine without it this file is skipped, except under CI=true where that fails.
+// (.ci/run); on a machine without it this file is skipped with a warning saying how to enable it,
+// except under CI=true where that fails.
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
@@ -10,9 +11,20 @@ import { KEY, spec } from '../helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run must install Debian's chromium`);
+const INSTALL = 'apt-get install -y chromium';
+if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run must install Debian's chromium (${INSTALL})`);
+if (!available) {
+  console.warn(
+    [
+      '',
+      `SKIPPED: the browser test of GET /docs (test/server/docs-page.test.ts): ${CHROMIUM} is missing.`,
+      `  To run it: ${INSTALL}   (CI installs it; under CI=true a missing Chromium fails the run)`,
+      '',
+    ].join('\n'),
+  );
+}
 
-describe.skipIf(!available)('GET /docs in Chromium', () => {
+describe.skipIf(!available)(`GET /docs in Chromium${available ? '' : ` (skipped: no ${CHROMIUM}; to run it: ${INSTALL})`}`, () => {
   let browser: Browser;
   let server: Server;
   let origin: string;
