@@ -37,7 +37,7 @@ describe('tempmon contract, the built CLI', () => {
   it('exits 0 against the real mock, with the key from TEMPMON_API_KEY: every check evaluated and passed', async () => {
     const { url } = await startInProcess(serveCommand, ['--quiet', '--api-key', SECRET, '--alerts', '60', '--sensors', '30']);
     const junit = join(dir, 'ok.xml');
-    const result = await runCli(['contract', '--target', url, '--strict', '--examples', '20', '--junit', junit], { TEMPMON_API_KEY: SECRET });
+    const result = await runCli(['contract', '--target', url, '--strict', '--examples', '5', '--junit', junit], { TEMPMON_API_KEY: SECRET });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^conformant$/m);
@@ -66,7 +66,7 @@ describe('tempmon contract', () => {
   it('exits 1 on violations, and no output or report file carries the key or a --header value', async () => {
     const target = await brokenServer('any key accepted');
     const [junit, json] = [join(dir, 'broken-all.xml'), join(dir, 'broken-all.json')];
-    const result = await contract(['--target', target, '--api-key', SECRET, '--examples', '20', '--junit', junit, '--json', json, '--header', 'x-trace: trace-secret-1']);
+    const result = await contract(['--target', target, '--api-key', SECRET, '--examples', '5', '--junit', junit, '--json', json, '--header', 'x-trace: trace-secret-1']);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/^FAIL ignored_auth: /m);
     expect(result.stdout).toMatch(/^NOT conformant/m);
