@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import SkipNotice from './test/skip-notice.ts';
 
@@ -14,8 +15,9 @@ export default defineConfig({
     reporters: ['default', new SkipNotice()],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
-    // On 2 cores vitest would use one worker; most files wait on sockets, children or Chromium part of the time.
-    maxWorkers: 2,
+    // Vitest's default is one worker per core but one: a single worker on 2 cores, where most files also
+    // wait on sockets, child processes or Chromium part of the time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
@@ -24,7 +26,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.slow.test.ts'],
           // One module graph per worker: the spec, its validators and src/ load once, not once per file.
-          // Files must not leave global state behind (fake timers, env, listeners): test/setup.ts resets it.
+          // Files must not leave global state behind: test/setup.ts puts back timers and env after each test,
+          // and never vi.spyOn a global you restore by hand (test/server/scenarios.test.ts says why).
           isolate: false,
           testTimeout: 20_000,
         },
