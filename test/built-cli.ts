@@ -28,5 +28,6 @@ export function ensureBuilt(): void {
   if (!stale) return;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['run', '-s', 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
-  if (result.status !== 0) throw new Error(`${stale}, and \`npm run build\` failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${stale}, and \`npm run build\` failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
 }

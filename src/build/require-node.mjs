@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 
 const { engines } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 const range = engines.node; // ">=24.18.0": a lower bound is all we state
-const [wantMajor, wantMinor] = range.replace(/^>=\s*/, '').split('.').map(Number);
+const [wantMajor, wantMinor] = range
+  .replace(/^>=\s*/, '')
+  .split('.')
+  .map(Number);
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
   console.error(

@@ -16,9 +16,15 @@ Options:
 /** Runs `tempmon assumptions`. */
 export function assumptionsCommand(args: readonly string[], log: (line: string) => void = console.log): void {
   const values = parseOptions('assumptions', args, { readme: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
-  if (values.help) return log(ASSUMPTIONS_HELP);
+  if (values.help) {
+    log(ASSUMPTIONS_HELP);
+    return;
+  }
   const { document } = loadSpec();
-  if (values.readme === undefined) return log(assumptionsTable(document));
+  if (values.readme === undefined) {
+    log(assumptionsTable(document));
+    return;
+  }
   let readme: string;
   try {
     readme = readFileSync(values.readme, 'utf8');

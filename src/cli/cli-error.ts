@@ -20,12 +20,15 @@ export function parseOptions<T extends Options>(command: string, args: readonly 
     const { code, message } = error as { code?: string; message: string };
     const option = /'(-[^' ]+)/.exec(message)?.[1] ?? '';
     const what =
-      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${option}`
-      : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && message.includes('ambiguous')
-        ? `option ${option} needs a value (write ${option}=-N for a value starting with -)`
-      : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? `option ${option} needs a value`
-      : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? `unexpected argument ${/'([^']+)'/.exec(message)?.[1] ?? ''}`
-      : message.split('\n')[0];
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? `unknown option ${option}`
+        : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && message.includes('ambiguous')
+          ? `option ${option} needs a value (write ${option}=-N for a value starting with -)`
+          : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+            ? `option ${option} needs a value`
+            : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
+              ? `unexpected argument ${/'([^']+)'/.exec(message)?.[1] ?? ''}`
+              : message.split('\n')[0];
     throw new CliError(`${what} (see tempmon ${command} --help)`);
   }
 }

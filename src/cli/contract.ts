@@ -77,10 +77,21 @@ export async function contractCommand(args: readonly string[], log: (text: strin
     if (writers.problem) throw writers.problem;
     const headerValues = rawHeaders.map(parseHeader);
     if (!target) throw new CliError('--target URL is required (see tempmon contract --help)');
-    if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target)) throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
+    if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target))
+      throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
     if (!apiKey) throw new CliError('no API key: set TEMPMON_API_KEY or pass --api-key');
-    const checks = typeof values.checks === 'string' ? values.checks.split(',').map((c) => c.trim()).filter(Boolean) : undefined;
-    const number = (name: 'timeout' | 'max-pages' | 'max-response-time' | 'seed' | 'examples' | 'max-duration' | 'rate' | 'max-retries', min: number, max: number) => {
+    const checks =
+      typeof values.checks === 'string'
+        ? values.checks
+            .split(',')
+            .map((c) => c.trim())
+            .filter(Boolean)
+        : undefined;
+    const number = (
+      name: 'timeout' | 'max-pages' | 'max-response-time' | 'seed' | 'examples' | 'max-duration' | 'rate' | 'max-retries',
+      min: number,
+      max: number,
+    ) => {
       const raw = values[name];
       return typeof raw === 'string' ? integerOption(name, raw, min, max) : undefined;
     };
@@ -120,7 +131,11 @@ export async function contractCommand(args: readonly string[], log: (text: strin
       throw new ContractSetupError(line);
     }
     // Whatever stopped the run, CI's report step gets a file saying why (a crash of the kit included).
-    unrun(error instanceof Error && (error.name === 'CliError' || error.name === 'SpecError') ? error.message : `unexpected error in the kit: ${String(error)}`);
+    unrun(
+      error instanceof Error && (error.name === 'CliError' || error.name === 'SpecError')
+        ? error.message
+        : `unexpected error in the kit: ${String(error)}`,
+    );
     throw error;
   }
 }

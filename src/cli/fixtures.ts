@@ -23,7 +23,10 @@ export function fixturesCommand(args: readonly string[], log: (line: string) => 
     out: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return log(FIXTURES_HELP);
+  if (values.help) {
+    log(FIXTURES_HELP);
+    return;
+  }
   const options = datasetOptions(values);
   const text = serializeDataset(generateDataset(loadSpec().document, options));
   if (typeof values.out !== 'string') {

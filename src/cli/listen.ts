@@ -9,7 +9,9 @@ export function listen(listener: RequestListener, hostname: string, port: number
   const server = createServer(listener);
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new CliError(`cannot listen on ${hostname}:${port}: ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`)),
+      reject(
+        new CliError(`cannot listen on ${hostname}:${port}: ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`),
+      ),
     );
     server.listen(port, hostname, () => {
       const address = server.address();

@@ -41,7 +41,8 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
   }
   const target = values.target;
   if (!target) throw new CliError('--target URL is required (see tempmon proxy --help)');
-  if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target)) throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
+  if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target))
+    throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
   const port = values.port === undefined ? 4020 : integerOption('port', values.port, 0, 65535);
   const host = values.host ?? '127.0.0.1';
   const timeoutMs = values.timeout === undefined ? 10_000 : integerOption('timeout', values.timeout, 1, 600_000);
@@ -59,7 +60,9 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     (request, response) => {
       if (!values.quiet) {
         const started = performance.now();
-        response.once('finish', () => log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+        response.once('finish', () =>
+          log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`),
+        );
       }
       if (!proxy.fastPath(request, response)) void listener(request, response);
     },

@@ -86,7 +86,9 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   // The default key is public and documented; a key the user chose is not printed back, and the curl
   // line reads it from the environment (double quotes, so the shell expands it).
   log(`  key: ${keys.describe}`);
-  log(`  try: curl -H ${keys.from === 'default' ? `'x-api-key: ${DEFAULT_API_KEY}'` : '"x-api-key: $TEMPMON_API_KEY"'} '${url}/alert?pageSize=2'`);
+  log(
+    `  try: curl -H ${keys.from === 'default' ? `'x-api-key: ${DEFAULT_API_KEY}'` : '"x-api-key: $TEMPMON_API_KEY"'} '${url}/alert?pageSize=2'`,
+  );
   if (watcher) log(`  watching ${values.data as string} for changes`);
   return {
     url,
@@ -108,11 +110,17 @@ export function apiKeysOption(flags: readonly string[] | undefined, environment:
     throw new CliError(`TEMPMON_API_KEY is set but empty: set it to a key, or unset it to accept ${DEFAULT_API_KEY}`);
   }
   const keys = flags ?? (environment === undefined ? [DEFAULT_API_KEY] : [environment]);
-  const from: 'default' | 'flags' | 'environment' = keys.every((key) => key === DEFAULT_API_KEY) ? 'default' : flags ? 'flags' : 'environment';
+  const from: 'default' | 'flags' | 'environment' = keys.every((key) => key === DEFAULT_API_KEY)
+    ? 'default'
+    : flags
+      ? 'flags'
+      : 'environment';
   const describe =
-    from === 'default' ? DEFAULT_API_KEY
-    : from === 'environment' ? 'the one in $TEMPMON_API_KEY (not printed)'
-    : `the ${keys.length > 1 ? `${keys.length} keys` : 'key'} given with --api-key (not printed; the curl below reads one from $TEMPMON_API_KEY)`;
+    from === 'default'
+      ? DEFAULT_API_KEY
+      : from === 'environment'
+        ? 'the one in $TEMPMON_API_KEY (not printed)'
+        : `the ${keys.length > 1 ? `${keys.length} keys` : 'key'} given with --api-key (not printed; the curl below reads one from $TEMPMON_API_KEY)`;
   return { keys, from, describe };
 }
 

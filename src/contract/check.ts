@@ -96,7 +96,7 @@ export const identity = (record: unknown): string =>
 
 /** Cuts a value's text for a report line. */
 export function preview(value: unknown, max = 120): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
@@ -143,9 +143,14 @@ export function needRecords(exchanges: readonly Exchange[], what: string): Skip 
 export function needListing(listing: Listing, min: number, complete = false): Skip | undefined {
   if (listing.problem && listing.records.length < min) return noEvidence(`the listing could not be read: ${listing.problem}`);
   if (complete && !listing.complete) {
-    return noEvidence(listing.problem ? `the listing could not be read to its end: ${listing.problem}` : `the listing was not read to its end within --max-pages ${listing.pages}: raise it to check this`);
+    return noEvidence(
+      listing.problem
+        ? `the listing could not be read to its end: ${listing.problem}`
+        : `the listing was not read to its end within --max-pages ${listing.pages}: raise it to check this`,
+    );
   }
-  if (listing.records.length < min) return noEvidence(`needs at least ${min} record${min === 1 ? '' : 's'} in the listing, the target has ${listing.records.length}`);
+  if (listing.records.length < min)
+    return noEvidence(`needs at least ${min} record${min === 1 ? '' : 's'} in the listing, the target has ${listing.records.length}`);
   return undefined;
 }
 
@@ -156,7 +161,12 @@ export function unusable(exchange: Exchange, severity: Finding['severity'], what
 }
 
 /** The query for page `page` of size `size`, with the spec's parameter names. */
-export function pageQuery(context: OperationContext, page: number, size: number, extra: Record<string, string> = {}): Record<string, string> {
+export function pageQuery(
+  context: OperationContext,
+  page: number,
+  size: number,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return { ...extra, [context.parameters.page.name]: String(page), [context.parameters.pageSize.name]: String(size) };
 }
 

@@ -14,9 +14,7 @@ export function toCurl(request: RecordedRequest): string {
   if (request.method !== 'GET') parts.push('-X', request.method);
   for (const [name, value] of Object.entries(request.headers)) {
     const header =
-      value === '' ? quote(`${name};`)
-      : value.includes(API_KEY_PLACEHOLDER) ? `"${name}: ${value}"`
-      : quote(`${name}: ${value}`);
+      value === '' ? quote(`${name};`) : value.includes(API_KEY_PLACEHOLDER) ? `"${name}: ${value}"` : quote(`${name}: ${value}`);
     parts.push('-H', header);
   }
   parts.push(quote(request.url));

@@ -71,6 +71,12 @@ const HEAD_BYTES = 2 * HEAD_CHARS;
 
 let sharedDispatcher: Dispatcher | undefined;
 
+/** The dispatcher every client shares unless given one: made on first use, so importing the kit opens nothing. */
+function defaultDispatcher(): Dispatcher {
+  sharedDispatcher ??= new EnvHttpProxyAgent();
+  return sharedDispatcher;
+}
+
 /**
  * Creates the client. Network requests go through undici (fetch refuses ports such as 6000 that curl
  * reaches) via a proxy-aware agent, so HTTPS, `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` and
@@ -86,7 +92,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const reducedCap = Math.min(options.maxBodyBytes, options.reducedBodyBytes ?? REDUCED_BODY_BYTES);
   let capReached = false;
   const pace = pacer(options.rate, options.signal);
-  const transport: Transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? (sharedDispatcher ??= new EnvHttpProxyAgent()));
+  const transport: Transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
 
   /** One request: sent, its body read within the cap and the timeout. `retryAfter` when it is a 429 to retry. */
   async function attempt(url: URL, method: string, headers: Record<string, string>, mayRetry: boolean): Promise<Attempt> {
@@ -198,9 +204,17 @@ function undiciTransport(dispatcher: Dispatcher): Transport {
   return async (url, method, headers, signal) => {
     // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
     // because ours (covering headers and body) aborts through the signal.
-    const response = await request(url, { method: method as Dispatcher.HttpMethod, headers, signal, dispatcher, headersTimeout: 0, bodyTimeout: 0 });
+    const response = await request(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      signal,
+      dispatcher,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     const flat: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    for (const [name, value] of Object.entries(response.headers))
+      if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     // Destroying a body undici has not finished errors it ("Request aborted"): expected, not a crash.
     response.body.on('error', () => undefined);
     const iterator = response.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;

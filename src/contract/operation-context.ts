@@ -70,7 +70,7 @@ async function enumerate(context: OperationContext, maxPages: number): Promise<L
       const problem = `page ${first + n} of size ${size} repeats ${identity(repeated)}, already on an earlier page`;
       return { records, complete: false, problem, repeated: { id: identity(repeated), page: first + n }, pages: n + 1 };
     }
-    batch.forEach((record) => seen.add(identity(record)));
+    for (const record of batch) seen.add(identity(record));
     records.push(...batch);
     if (batch.length < size) return { records, complete: true, pages: n + 1 };
   }

@@ -54,7 +54,8 @@ export function redactValue(value: unknown, secrets: Secrets): unknown {
     } else if (Array.isArray(from)) {
       const copy: unknown[] = new Array(from.length);
       into[at] = copy;
-      from.forEach((element, index) => work.push({ from: element, into: copy as unknown as Record<string, unknown>, at: String(index) }));
+      for (const [index, element] of from.entries())
+        work.push({ from: element, into: copy as unknown as Record<string, unknown>, at: String(index) });
     } else if (from !== null && typeof from === 'object') {
       const copy: Record<string, unknown> = {};
       into[at] = copy;
@@ -130,7 +131,8 @@ function build(secrets: Secrets): Redactor {
       for (const form of textFormsOf(secret)) wholes.push({ form: foldCase(form), named: name, folded: true });
       for (const form of base64FormsOf(secret)) wholes.push({ form, named: name, folded: false });
     } else {
-      for (const form of textFormsOf(secret)) tokens.push({ pattern: new RegExp(`(?<![\\w-])${escapeRegExp(form)}(?![\\w-])`, 'gi'), named: name });
+      for (const form of textFormsOf(secret))
+        tokens.push({ pattern: new RegExp(`(?<![\\w-])${escapeRegExp(form)}(?![\\w-])`, 'gi'), named: name });
     }
   }
   const scanner = fragments.folded.size + fragments.exact.size > 0 ? fragmentScanner(fragments) : undefined;
@@ -165,7 +167,9 @@ function build(secrets: Secrets): Redactor {
  * a space becomes `+`; its UTF-8 bytes one per character (what `%XX` escapes decode to).
  */
 function textFormsOf(secret: string): string[] {
-  return [...new Set([secret, secret.replaceAll(' ', '+'), Buffer.from(secret, 'utf8').toString('latin1')])].filter((form) => form.length > 0);
+  return [...new Set([secret, secret.replaceAll(' ', '+'), Buffer.from(secret, 'utf8').toString('latin1')])].filter(
+    (form) => form.length > 0,
+  );
 }
 
 /**
@@ -231,7 +235,7 @@ function fragmentScanner(fragments: Fragments): (text: string, found: OnFragment
   const lookup = (window: string): Named | undefined => {
     const folded = fragments.folded.get(foldCase(window));
     const exact = fragments.exact.get(window);
-    return folded && exact ? (folded.rank >= exact.rank ? folded : exact) : folded ?? exact;
+    return folded && exact ? (folded.rank >= exact.rank ? folded : exact) : (folded ?? exact);
   };
   return (text, found) => {
     if (text.length < FRAGMENT) return;
@@ -282,7 +286,7 @@ function viewsOf(text: string): DecodedView[] {
   return [literal(text), ...(json ? [decodeEscapes(text, JSON_ESCAPE)] : []), ...(percent ? [decodeEscapes(text, ANY_ESCAPE)] : [])];
 }
 
-function decodeEscapes(text: string, escape: RegExp): DecodedView {
+function decodeEscapes(text: string, pattern: RegExp): DecodedView {
   // One entry per escape: where its character stands in the view, where the escape starts in the text, its length.
   const at: number[] = [];
   const from: number[] = [];
@@ -290,10 +294,12 @@ function decodeEscapes(text: string, escape: RegExp): DecodedView {
   const parts: string[] = [];
   let last = 0;
   let shift = 0;
-  for (const match of text.matchAll(escape)) {
+  for (const match of text.matchAll(pattern)) {
     parts.push(text.slice(last, match.index));
     const [whole, unicode, json, percent] = match;
-    parts.push(unicode ? String.fromCharCode(parseInt(unicode, 16)) : json ? JSON_ESCAPES[json]! : String.fromCharCode(parseInt(percent!, 16)));
+    parts.push(
+      unicode ? String.fromCharCode(parseInt(unicode, 16)) : json ? JSON_ESCAPES[json]! : String.fromCharCode(parseInt(percent!, 16)),
+    );
     at.push(match.index - shift);
     from.push(match.index);
     length.push(whole.length);
@@ -361,7 +367,12 @@ function replaceSpans(text: string, spans: Span[]): string {
   for (const span of spans) {
     if (current && span.start < current.end) {
       const rank = Math.max(current.rank, span.rank);
-      current = { start: current.start, end: Math.max(current.end, span.end), placeholder: rank === current.rank ? current.placeholder : span.placeholder, rank };
+      current = {
+        start: current.start,
+        end: Math.max(current.end, span.end),
+        placeholder: rank === current.rank ? current.placeholder : span.placeholder,
+        rank,
+      };
     } else {
       flush();
       current = { ...span };

@@ -79,51 +79,79 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
   }
 
   async function checkAll(): Promise<ContractReport> {
-  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const settings = {
-    maxPages: options.maxPages ?? CONTRACT_DEFAULTS.maxPages,
-    seed,
-    examples: options.examples ?? CONTRACT_DEFAULTS.examples,
-    apiKey: options.apiKey,
-    ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
-  };
+    const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+    const settings = {
+      maxPages: options.maxPages ?? CONTRACT_DEFAULTS.maxPages,
+      seed,
+      examples: options.examples ?? CONTRACT_DEFAULTS.examples,
+      apiKey: options.apiKey,
+      ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
+    };
 
-  const runs = operations.map((operation) => {
-    const exchanges: Exchange[] = [];
-    return { operation, exchanges, context: createOperationContext(operation, options.document, client, prism, settings, exchanges) };
-  });
-  const probes = await Promise.all(runs.map(({ context }) => context.send({})));
-  refuseMisconfigured(probes, runs.map((r) => r.operation));
+    const runs = operations.map((operation) => {
+      const exchanges: Exchange[] = [];
+      return { operation, exchanges, context: createOperationContext(operation, options.document, client, prism, settings, exchanges) };
+    });
+    const probes = await Promise.all(runs.map(({ context }) => context.send({})));
+    refuseMisconfigured(
+      probes,
+      runs.map((r) => r.operation),
+    );
 
-  const outcomes: CheckOutcome[] = [];
-  const stop = (): Skip | undefined =>
-    deadline.aborted ? noEvidence(`the run's --max-duration of ${Math.round(maxDurationMs / 1000)} s was reached before this check ran`) : undefined;
-  for (const [i, { context, exchanges }] of runs.entries()) {
-    const scenarios: CheckOutcome[] = [];
-    for (const check of checks.filter((c) => c.kind === 'scenario')) {
-      const outcome = await runScenario(check, context, stop());
-      // Cut short by the deadline with nothing found: what it saw proves nothing either way.
-      const cut = deadline.aborted && outcome.status !== 'skipped' && outcome.failures.length === 0;
-      scenarios.push(cut ? { ...outcome, status: 'skipped', skipCause: 'no-evidence', skipReason: `the run's --max-duration of ${Math.round(maxDurationMs / 1000)} s was reached during this check` } : outcome);
+    const outcomes: CheckOutcome[] = [];
+    const stop = (): Skip | undefined =>
+      deadline.aborted
+        ? noEvidence(`the run's --max-duration of ${Math.round(maxDurationMs / 1000)} s was reached before this check ran`)
+        : undefined;
+    for (const [i, { context, exchanges }] of runs.entries()) {
+      const scenarios: CheckOutcome[] = [];
+      for (const check of checks.filter((c) => c.kind === 'scenario')) {
+        const outcome = await runScenario(check, context, stop());
+        // Cut short by the deadline with nothing found: what it saw proves nothing either way.
+        const cut = deadline.aborted && outcome.status !== 'skipped' && outcome.failures.length === 0;
+        scenarios.push(
+          cut
+            ? {
+                ...outcome,
+                status: 'skipped',
+                skipCause: 'no-evidence',
+                skipReason: `the run's --max-duration of ${Math.round(maxDurationMs / 1000)} s was reached during this check`,
+              }
+            : outcome,
+        );
+      }
+      const changed = await dataChanged(context, probes[i]!);
+      outcomes.push(...(changed ? scenarios.map((o) => invalidate(o, changed, seed)) : scenarios));
+      // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
+      const judged = exchanges.filter((e) => e.error !== DEADLINE_REACHED);
+      for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, context, judged));
     }
-    const changed = await dataChanged(context, probes[i]!);
-    outcomes.push(...(changed ? scenarios.map((o) => invalidate(o, changed, seed)) : scenarios));
-    // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
-    const judged = exchanges.filter((e) => e.error !== DEADLINE_REACHED);
-    for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, context, judged));
-  }
-  return grade({ target: options.target, strict: options.strict ?? false, outcomes, stats: client.stats, seed, examples: settings.examples });
+    return grade({
+      target: options.target,
+      strict: options.strict ?? false,
+      outcomes,
+      stats: client.stats,
+      seed,
+      examples: settings.examples,
+    });
   }
 }
 
 /** Exit-2 conditions: nothing reached, the key refused, or every listing a 404 (a wrong base URL). */
 function refuseMisconfigured(probes: readonly Exchange[], operations: readonly Operation[]): void {
   const unreachable = probes.find((p) => p.error && !p.response);
-  if (unreachable) throw new ContractSetupError(`cannot reach ${unreachable.request.url}: ${unreachable.error}`, 'check --target, and that the server is running');
+  if (unreachable)
+    throw new ContractSetupError(
+      `cannot reach ${unreachable.request.url}: ${unreachable.error}`,
+      'check --target, and that the server is running',
+    );
   const refused = probes.find((p) => p.response?.status === 401 || p.response?.status === 403);
   // Every check needs an accepted key; a refused one would only bury the real findings.
   if (refused) {
-    throw new ContractSetupError(`${refused.request.url} refused the API key (${refused.response!.status})`, 'check TEMPMON_API_KEY or --api-key');
+    throw new ContractSetupError(
+      `${refused.request.url} refused the API key (${refused.response!.status})`,
+      'check TEMPMON_API_KEY or --api-key',
+    );
   }
   if (probes.length > 0 && probes.every((p) => p.response?.status === 404)) {
     const paths = operations.map((op) => op.path).join(' and ');
@@ -176,7 +204,8 @@ async function dataChanged(context: OperationContext, probe: Exchange): Promise<
   if (!now) return undefined;
   const count = (e: Exchange) => e.response?.headers['x-total-count'];
   // The same records in another order is stable_order's to judge, not a change of data.
-  if (identities(before).sort().join() !== identities(now).sort().join()) return 'the first page holds other records at the end of the run than at its start';
+  if (identities(before).sort().join() !== identities(now).sort().join())
+    return 'the first page holds other records at the end of the run than at its start';
   if (count(probe) !== count(after)) return `X-Total-Count went from ${count(probe)} to ${count(after)} during the run`;
   return undefined;
 }
@@ -184,7 +213,13 @@ async function dataChanged(context: OperationContext, probe: Exchange): Promise<
 function invalidate(outcome: CheckOutcome, why: string, seed: number): CheckOutcome {
   if (outcome.status === 'skipped' || outcome.failures.length === 0) return outcome;
   const { failures: _, ...rest } = outcome;
-  return { ...rest, failures: [], status: 'skipped', skipCause: 'no-evidence', skipReason: `data changed during the run (${why}); run again, with --seed ${seed} to replay the same requests` };
+  return {
+    ...rest,
+    failures: [],
+    status: 'skipped',
+    skipCause: 'no-evidence',
+    skipReason: `data changed during the run (${why}); run again, with --seed ${seed} to replay the same requests`,
+  };
 }
 
 export { ALL_CHECKS, ContractSetupError };

@@ -75,7 +75,15 @@ export interface ContractReport {
   readonly target: string;
   readonly strict: boolean;
   readonly outcomes: readonly CheckOutcome[];
-  readonly summary: { passed: number; failed: number; warned: number; skipped: number; inconclusive: number; requests: number; retried: number };
+  readonly summary: {
+    passed: number;
+    failed: number;
+    warned: number;
+    skipped: number;
+    inconclusive: number;
+    requests: number;
+    retried: number;
+  };
   /** True only when every requested check was evaluated and none failed (under --strict, warnings fail too). */
   readonly conformant: boolean;
   readonly verdict: Verdict;

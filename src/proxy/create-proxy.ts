@@ -34,7 +34,17 @@ export interface ProxyOptions {
 }
 
 // Per RFC 9110, connection-specific headers are not forwarded; the Fetch API sets its own length.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'content-length',
+]);
 const MAX_VIOLATIONS = 1_000;
 
 /**
@@ -70,7 +80,8 @@ export async function createProxy(options: ProxyOptions) {
       const url = `${base}${operation.path}${incoming.search}`;
       const where = `${incoming.pathname}${incoming.search}`;
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(requestHeaders)) if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) headers[name] = value;
+      for (const [name, value] of Object.entries(requestHeaders))
+        if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) headers[name] = value;
       const key = operation.apiKeyHeader ? headers[operation.apiKeyHeader] : undefined;
       const secrets = { ...(key ? { apiKey: key } : {}), headerValues: [] };
 
@@ -96,25 +107,44 @@ export async function createProxy(options: ProxyOptions) {
       const exchange: Exchange = {
         operationId: operation.operationId,
         request: { method: 'GET', url, headers: {} },
-        response: { status: answer.status, headers: responseHeaders, text, ...(json === undefined ? {} : { json }), durationMs: Math.round(performance.now() - started) },
+        response: {
+          status: answer.status,
+          headers: responseHeaders,
+          text,
+          ...(json === undefined ? {} : { json }),
+          durationMs: Math.round(performance.now() - started),
+        },
       };
       // The request is judged too: a client sending page=0 is told, even if the target copes.
       const query = parseQuery(incoming.searchParams);
       const requestViolations: Violation[] = query.ok
         ? []
-        : query.errors.map((e) => ({ time: new Date().toISOString(), operationId: operation.operationId, check: 'request_query_conformance', severity: 'warning', message: `query parameter ${e.name} ${e.detail}` }));
+        : query.errors.map((e) => ({
+            time: new Date().toISOString(),
+            operationId: operation.operationId,
+            check: 'request_query_conformance',
+            severity: 'warning',
+            message: `query parameter ${e.name} ${e.detail}`,
+          }));
       const found = [...requestViolations, ...judge(exchange)];
       for (const violation of found) {
         count += 1;
         violations.push(violation);
         if (violations.length > MAX_VIOLATIONS) violations.shift();
-        log(`violation ${violation.operationId} ${violation.status ?? 'request'} ${violation.message} (${violation.check}, ${violation.severity})`);
+        log(
+          `violation ${violation.operationId} ${violation.status ?? 'request'} ${violation.message} (${violation.check}, ${violation.severity})`,
+        );
       }
       if (answer.status === 200 && recorder) recorder.add(operation.itemSchema, json, secrets);
       if (options.errors && found.some((v) => v.severity === 'error')) {
-        return problemReply(PROBLEMS.badGateway, `The target's response breaks the contract (${found.length} violation${found.length === 1 ? '' : 's'}).`, where, {
-          violations: found.map(({ check, severity, message }) => ({ check, severity, message })),
-        });
+        return problemReply(
+          PROBLEMS.badGateway,
+          `The target's response breaks the contract (${found.length} violation${found.length === 1 ? '' : 's'}).`,
+          where,
+          {
+            violations: found.map(({ check, severity, message }) => ({ check, severity, message })),
+          },
+        );
       }
       return { status: answer.status, headers: { ...responseHeaders, ...CORS }, body: text };
     };
@@ -127,7 +157,11 @@ export async function createProxy(options: ProxyOptions) {
   // Another method on a listing path: 405 naming what the spec has there, as the mock answers (never forwarded).
   for (const [path, methods] of forwardedMethods(operations)) {
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-    app.all(path, (c) => problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${path}; use ${methods.join(' or ')}.`, { headers: { Allow: allow } }));
+    app.all(path, (c) =>
+      problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${path}; use ${methods.join(' or ')}.`, {
+        headers: { Allow: allow },
+      }),
+    );
   }
   app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${new URL(c.req.url).pathname}.`));
   /** Forwards GET/HEAD listings straight from node:http, skipping the Fetch API objects; false for anything else. */
@@ -175,7 +209,11 @@ interface Reply {
 const CORS = CORS_RESPONSE_HEADERS;
 
 function problemReply(template: ProblemTemplate, detail: string, where: string, members: Record<string, unknown> = {}): Reply {
-  return { status: template.status, headers: { 'content-type': PROBLEM_MEDIA_TYPE, ...CORS }, body: problemBody(template, detail, where, members) };
+  return {
+    status: template.status,
+    headers: { 'content-type': PROBLEM_MEDIA_TYPE, ...CORS },
+    body: problemBody(template, detail, where, members),
+  };
 }
 
 const MEMO_LIMIT = 256;

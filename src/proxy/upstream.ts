@@ -18,7 +18,10 @@ export class UpstreamTimeout extends Error {
 export type Upstream = (url: string, headers: Record<string, string>, timeoutMs: number) => Promise<UpstreamResponse>;
 
 // Keep-alive pools: undici's fetch costs ~6x more per request than node:http with a kept-alive socket.
-const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }) };
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
 
 /** The default upstream: node:http(s) with keep-alive sockets; redirects are never followed. */
 export const nodeUpstream: Upstream = (url, headers, timeoutMs) =>
@@ -31,7 +34,8 @@ export const nodeUpstream: Upstream = (url, headers, timeoutMs) =>
       response.on('end', () => {
         clearTimeout(timer);
         const flat: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+        for (const [name, value] of Object.entries(response.headers))
+          if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
         resolve({ status: response.statusCode ?? 502, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
       });
       response.on('error', reject);

@@ -11,7 +11,13 @@ import { listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
 
 /** The contract kit's checks that judge a single response: the proxy applies them to live traffic. */
-const CHECKS: readonly ResponseCheck[] = [notAServerError, statusCodeConformance, contentTypeConformance, responseSchemaConformance, undocumentedFields];
+const CHECKS: readonly ResponseCheck[] = [
+  notAServerError,
+  statusCodeConformance,
+  contentTypeConformance,
+  responseSchemaConformance,
+  undocumentedFields,
+];
 
 /** One way a proxied exchange broke the contract. */
 export interface Violation {

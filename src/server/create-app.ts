@@ -92,7 +92,13 @@ export function createMock(options: AppOptions = {}): Mock {
   for (const operation of operations) {
     const path = operation.path.replace(/\{([^}]+)\}/g, ':$1');
     const key = collectionFor(operation.itemSchema).key;
-    const answer = listingAnswerer(operation, () => store.collection(key), () => store.version, validator, new AnswerCache());
+    const answer = listingAnswerer(
+      operation,
+      () => store.collection(key),
+      () => store.version,
+      validator,
+      new AnswerCache(),
+    );
     listings.push({ path: operation.path, answer, ...(operation.apiKeyHeader ? { keyHeader: operation.apiKeyHeader } : {}) });
     // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
     app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));

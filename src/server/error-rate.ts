@@ -11,6 +11,8 @@ export function errorRate(rate: number, random: RandomStream): MiddlewareHandler
     if (random.next() >= rate) return next();
     const template = random.next() < 0.5 ? PROBLEMS.internal : PROBLEMS.unavailable;
     const retryAfter = String(random.int(1, 5));
-    return problem(c, template, `Injected by --error-rate ${rate}; retry after ${retryAfter} s.`, { headers: { 'Retry-After': retryAfter } });
+    return problem(c, template, `Injected by --error-rate ${rate}; retry after ${retryAfter} s.`, {
+      headers: { 'Retry-After': retryAfter },
+    });
   };
 }

@@ -80,7 +80,7 @@ export function listRoute(answerer: Answerer): Handler {
     const headers: Record<string, string> = { 'X-Total-Count': String(answer.total), Link: answer.link, ETag: answer.etag };
     if (empty) c.header('Preference-Applied', 'example=empty', { append: true });
     const match = c.req.header('if-none-match');
-    if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag || tag.trim() === '*')) {
+    if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag || tag.trim() === '*')) {
       return c.body(null, 304, headers);
     }
     return c.body(answer.body, 200, { ...headers, 'Content-Type': 'application/json' });

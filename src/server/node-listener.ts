@@ -12,7 +12,9 @@ export function nodeListener(mock: Mock, log?: (line: string) => void) {
   return (request: IncomingMessage, response: ServerResponse): void => {
     if (log) {
       const started = performance.now();
-      response.once('finish', () => log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+      response.once('finish', () =>
+        log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`),
+      );
     }
     if (!mock.fastPath(request, response)) void slow(request, response);
   };

@@ -47,12 +47,20 @@ export function problem(
   extra: { errors?: readonly ParameterError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
 ): Response {
   const url = new URL(c.req.url);
-  const body = problemBody(template, detail, url.pathname + url.search, { ...(extra.errors ? { errors: extra.errors } : {}), ...extra.extra });
+  const body = problemBody(template, detail, url.pathname + url.search, {
+    ...(extra.errors ? { errors: extra.errors } : {}),
+    ...extra.extra,
+  });
   return c.body(body, template.status, { 'Content-Type': PROBLEM_MEDIA_TYPE, ...extra.headers });
 }
 
 /** The JSON text of a problem document for the request at `pathAndQuery`. */
-export function problemBody(template: ProblemTemplate, detail: string, pathAndQuery: string, members: Record<string, unknown> = {}): string {
+export function problemBody(
+  template: ProblemTemplate,
+  detail: string,
+  pathAndQuery: string,
+  members: Record<string, unknown> = {},
+): string {
   return JSON.stringify({
     type: template.type,
     title: template.title,
@@ -68,7 +76,5 @@ export function problemBody(template: ProblemTemplate, detail: string, pathAndQu
  * `instance` is always a valid uri-reference, as the Problem schema requires.
  */
 function asUriReference(text: string): string {
-  return text.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) =>
-    c === '%' ? '%25' : encodeURIComponent(c),
-  );
+  return text.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => (c === '%' ? '%25' : encodeURIComponent(c)));
 }

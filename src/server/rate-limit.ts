@@ -9,7 +9,9 @@ import { PROBLEMS, problem } from './problem.ts';
 export function rateLimit(perSecond: number, header: string, now: () => number = Date.now): MiddlewareHandler {
   const windows = new Map<string, { start: number; count: number }>();
   return async (c, next) => {
-    const key = createHash('sha256').update(c.req.header(header) ?? '').digest('base64');
+    const key = createHash('sha256')
+      .update(c.req.header(header) ?? '')
+      .digest('base64');
     const time = now();
     const start = time - (time % 1000);
     const window = windows.get(key);

@@ -24,7 +24,11 @@ const MAX_CODES = 65_535;
 /** The searchable text of a field: a string, or the strings of an array (sites_id), lower-cased. */
 function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value.toLowerCase();
-  if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(FIELD).toLowerCase();
+  if (Array.isArray(value))
+    return value
+      .filter((v) => typeof v === 'string')
+      .join(FIELD)
+      .toLowerCase();
   return undefined;
 }
 
@@ -41,7 +45,10 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
       const text = textOf(value);
       if (text === undefined) continue;
       let seen = distinct.get(field);
-      if (!seen) distinct.set(field, (seen = new Set()));
+      if (!seen) {
+        seen = new Set();
+        distinct.set(field, seen);
+      }
       if (seen.size <= DICTIONARY_LIMIT) seen.add(text);
     }
   }

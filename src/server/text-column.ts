@@ -15,7 +15,10 @@ export function trigramsOf({ buffer, starts }: TextColumn): Trigrams {
     for (let i = starts[d]!, end = starts[d + 1]! - 3; i <= end; i += 1) {
       const key = (buffer[i]! << 16) | (buffer[i + 1]! << 8) | buffer[i + 2]!;
       let list = lists.get(key);
-      if (!list) lists.set(key, (list = []));
+      if (!list) {
+        list = [];
+        lists.set(key, list);
+      }
       if (list[list.length - 1] !== d) list.push(d);
     }
   }

@@ -7,9 +7,9 @@ export const TABLE_END = '<!-- assumptions:end -->';
 
 /** The spec's assumptions as a Markdown table: where each is, and why. */
 export function assumptionsTable(document: OpenAPIObject): string {
-  const escape = (text: string) => text.replaceAll('|', '\\|');
+  const escapeCell = (text: string) => text.replaceAll('|', '\\|');
   const rows = listAssumptions(document).map(
-    ({ pointer, reason }) => `| \`${escape(decodePointer(pointer))}\` | ${escape(reason)} |`,
+    ({ pointer, reason }) => `| \`${escapeCell(decodePointer(pointer))}\` | ${escapeCell(reason)} |`,
   );
   return ['| Where in spec/openapi.yaml | Assumption |', '|---|---|', ...rows].join('\n');
 }

@@ -14,7 +14,7 @@ export function listAssumptions(document: OpenAPIObject): Assumption[] {
   const walk = (node: unknown, pointer: string): void => {
     if (typeof node !== 'object' || node === null) return;
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`);
       return;
     }
     for (const [key, value] of Object.entries(node)) {

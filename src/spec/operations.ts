@@ -50,9 +50,7 @@ export function listOperations(document: OpenAPIObject): Operation[] {
       const operation = item[method] as OperationObject | undefined;
       if (!operation) continue;
       const id = operation.operationId ?? `${method.toUpperCase()} ${path}`;
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) =>
-        resolveRef<ParameterObject>(document, p),
-      );
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolveRef<ParameterObject>(document, p));
       const apiKeyHeader = apiKeyHeaderOf(document, operation);
       operations.push({
         operationId: id,

@@ -68,7 +68,12 @@ function toIssue(error: ErrorObject, basePath: string): SchemaIssue {
     .slice(1)
     .map((raw) => raw.replaceAll('~1', '/').replaceAll('~0', '~'));
   const path = segments.reduce(
-    (acc, segment) => (/^\d+$/.test(segment) ? `${acc}[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${acc}.${segment}` : `${acc}[${JSON.stringify(segment)}]`),
+    (acc, segment) =>
+      /^\d+$/.test(segment)
+        ? `${acc}[${segment}]`
+        : /^[A-Za-z_$][\w$]*$/.test(segment)
+          ? `${acc}.${segment}`
+          : `${acc}[${JSON.stringify(segment)}]`,
     basePath,
   );
   const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';

@@ -99,7 +99,9 @@ function walkObject(node: JsonObject): JsonObject {
   }
   if (dropped.length > 0) {
     if (Array.isArray(copy.required)) copy.required = copy.required.filter((name) => !dropped.includes(String(name)));
-    const closed = [copy.additionalProperties, copy.unevaluatedProperties].some((rule) => rule !== undefined && rule !== true && !(isObject(rule) && Object.keys(rule).length === 0));
+    const closed = [copy.additionalProperties, copy.unevaluatedProperties].some(
+      (rule) => rule !== undefined && rule !== true && !(isObject(rule) && Object.keys(rule).length === 0),
+    );
     if (closed) for (const name of dropped) (copy.properties as JsonObject)[name] = {};
   }
   return copy;

@@ -32,7 +32,9 @@ const freePort = () =>
   });
 
 const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
 
 /** Starts a server process on core 0 and waits until `ready(url)` answers. */
 async function start(command: string[], url: string): Promise<{ child: ChildProcess; startupMs: number }> {
@@ -72,12 +74,21 @@ async function load(base: string, path: () => string): Promise<Load> {
     headers: { 'x-api-key': KEY },
     requests: [{ setupRequest: (request) => ({ ...request, path: path() }) }],
   });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 /** Unique search terms: substrings of real values, so most find a record or a few. */
 function freshTerms(records: Record<string, unknown>[], count: number): string[] {
-  const values = records.flatMap((r) => Object.values(r).flat().filter((v): v is string => typeof v === 'string'));
+  const values = records.flatMap((r) =>
+    Object.values(r)
+      .flat()
+      .filter((v): v is string => typeof v === 'string'),
+  );
   const terms = new Set<string>();
   let state = 12345;
   const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0);
@@ -98,16 +109,27 @@ const mockUrl = `http://127.0.0.1:${mockPort}`;
 const startups: number[] = [];
 for (let i = 0; i < 5; i += 1) {
   const port = await freePort();
-  const { child, startupMs } = await start([process.execPath, 'dist/cli/main.js', 'serve', '--quiet', '--port', String(port)], `http://127.0.0.1:${port}/alert`);
+  const { child, startupMs } = await start(
+    [process.execPath, 'dist/cli/main.js', 'serve', '--quiet', '--port', String(port)],
+    `http://127.0.0.1:${port}/alert`,
+  );
   startups.push(startupMs);
   child.kill();
 }
 startups.sort((a, b) => a - b);
 
-const mock = await start([process.execPath, 'dist/cli/main.js', 'serve', '--quiet', '--port', String(mockPort), '--alerts', '10000'], `${mockUrl}/alert`);
+const mock = await start(
+  [process.execPath, 'dist/cli/main.js', 'serve', '--quiet', '--port', String(mockPort), '--alerts', '10000'],
+  `${mockUrl}/alert`,
+);
 const sample: Record<string, unknown>[] = [];
 for (const page of [3, 17, 42, 77]) {
-  sample.push(...((await (await fetch(`${mockUrl}/alert?pageSize=100&page=${page}`, { headers: { 'x-api-key': KEY } })).json()) as Record<string, unknown>[]));
+  sample.push(
+    ...((await (await fetch(`${mockUrl}/alert?pageSize=100&page=${page}`, { headers: { 'x-api-key': KEY } })).json()) as Record<
+      string,
+      unknown
+    >[]),
+  );
 }
 const terms = freshTerms(sample, 100_000);
 let termIndex = 0;
@@ -115,7 +137,11 @@ let termIndex = 0;
 const scenarios: { name: string; path: () => string; bytesPath: string }[] = [
   { name: 'default page', path: () => '/alert', bytesPath: '/alert' },
   { name: 'pageSize=100', path: () => '/alert?pageSize=100', bytesPath: '/alert?pageSize=100' },
-  { name: 'search 10k, fresh term', path: () => `/alert?search=${encodeURIComponent(terms[termIndex++ % terms.length]!)}`, bytesPath: `/alert?search=${encodeURIComponent(terms[0]!)}` },
+  {
+    name: 'search 10k, fresh term',
+    path: () => `/alert?search=${encodeURIComponent(terms[termIndex++ % terms.length]!)}`,
+    bytesPath: `/alert?search=${encodeURIComponent(terms[0]!)}`,
+  },
   { name: 'search 10k, repeated', path: () => '/alert?search=ph28-1', bytesPath: '/alert?search=ph28-1' },
 ];
 
@@ -124,7 +150,10 @@ for (const scenario of scenarios) {
   const file = join(OUT, 'bench-body.json');
   writeFileSync(file, bytes);
   const barePort = await freePort();
-  const bare = await start([process.execPath, join(ROOT, 'test/bench/bare-server.mjs'), file, String(barePort)], `http://127.0.0.1:${barePort}/`);
+  const bare = await start(
+    [process.execPath, join(ROOT, 'test/bench/bare-server.mjs'), file, String(barePort)],
+    `http://127.0.0.1:${barePort}/`,
+  );
   const baseline = await load(`http://127.0.0.1:${barePort}`, scenario.path);
   const measured = await load(mockUrl, scenario.path);
   rows.push({ scenario: scenario.name, server: 'bare node:http', ...baseline, rss: peakRss(bare.child) });
@@ -135,35 +164,66 @@ for (const scenario of scenarios) {
 const prismCli = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 if (existsSync(prismCli)) {
   const port = await freePort();
-  const prism = await start([process.execPath, prismCli, 'mock', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.yaml'], `http://127.0.0.1:${port}/alert`);
+  const prism = await start(
+    [process.execPath, prismCli, 'mock', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.yaml'],
+    `http://127.0.0.1:${port}/alert`,
+  );
   const measured = await load(`http://127.0.0.1:${port}`, () => '/alert');
   const ours = rows.find((r) => r.scenario === 'default page' && r.server === 'tempmon mock')!;
-  rows.push({ scenario: 'default page', server: 'prism mock (static)', ...measured, rss: peakRss(prism.child), ratio: ours.rps / measured.rps });
+  rows.push({
+    scenario: 'default page',
+    server: 'prism mock (static)',
+    ...measured,
+    rss: peakRss(prism.child),
+    ratio: ours.rps / measured.rps,
+  });
   prism.child.kill();
 }
 
 // Validating proxies in front of the same mock, for a 20-record page.
 const proxyPort = await freePort();
-const proxy = await start([process.execPath, 'dist/cli/main.js', 'proxy', '--quiet', '--port', String(proxyPort), '--target', mockUrl], `http://127.0.0.1:${proxyPort}/alert`);
+const proxy = await start(
+  [process.execPath, 'dist/cli/main.js', 'proxy', '--quiet', '--port', String(proxyPort), '--target', mockUrl],
+  `http://127.0.0.1:${proxyPort}/alert`,
+);
 const viaProxy = await load(`http://127.0.0.1:${proxyPort}`, () => '/alert');
 rows.push({ scenario: 'proxy, default page', server: 'tempmon proxy', ...viaProxy, rss: peakRss(proxy.child) });
 proxy.child.kill();
 if (existsSync(prismCli)) {
   const port = await freePort();
-  const prism = await start([process.execPath, prismCli, 'proxy', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.yaml', mockUrl], `http://127.0.0.1:${port}/alert`);
+  const prism = await start(
+    [process.execPath, prismCli, 'proxy', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.yaml', mockUrl],
+    `http://127.0.0.1:${port}/alert`,
+  );
   const measured = await load(`http://127.0.0.1:${port}`, () => '/alert');
-  rows.push({ scenario: 'proxy, default page', server: 'prism proxy', ...measured, rss: peakRss(prism.child), ratio: viaProxy.rps / measured.rps });
+  rows.push({
+    scenario: 'proxy, default page',
+    server: 'prism proxy',
+    ...measured,
+    rss: peakRss(prism.child),
+    ratio: viaProxy.rps / measured.rps,
+  });
   prism.child.kill();
 }
 mock.child.kill();
 
 const pad = (text: string | number, n: number) => String(text).padEnd(n);
-console.log(`\ntempmon-kit bench: ${CONNECTIONS} connections, ${DURATION} s per run, ${pinned ? 'servers on core 0, load on core 1' : 'not pinned'}\n`);
+console.log(
+  `\ntempmon-kit bench: ${CONNECTIONS} connections, ${DURATION} s per run, ${pinned ? 'servers on core 0, load on core 1' : 'not pinned'}\n`,
+);
 console.log(`${pad('scenario', 24)}${pad('server', 22)}${pad('req/s', 9)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('RSS MB', 8)}ratio`);
 for (const r of rows) {
   const ratio =
-    r.ratio === undefined ? '' : r.server === 'prism proxy' ? `ours/prism ${r.ratio.toFixed(1)}x` : r.server.startsWith('prism') ? `mock/prism ${r.ratio.toFixed(1)}x` : `mock/bare ${r.ratio.toFixed(2)}x`;
-  console.log(`${pad(r.scenario, 24)}${pad(r.server, 22)}${pad(r.rps, 9)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.rss, 8)}${ratio}${r.errors ? ` (${r.errors} errors)` : ''}`);
+    r.ratio === undefined
+      ? ''
+      : r.server === 'prism proxy'
+        ? `ours/prism ${r.ratio.toFixed(1)}x`
+        : r.server.startsWith('prism')
+          ? `mock/prism ${r.ratio.toFixed(1)}x`
+          : `mock/bare ${r.ratio.toFixed(2)}x`;
+  console.log(
+    `${pad(r.scenario, 24)}${pad(r.server, 22)}${pad(r.rps, 9)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.rss, 8)}${ratio}${r.errors ? ` (${r.errors} errors)` : ''}`,
+  );
 }
 const startup = { medianMs: Math.round(startups[2]!), runsMs: startups.map(Math.round) };
 console.log(`\nstart-up to the first 200 (default dataset, 5 runs): median ${startup.medianMs} ms (${startup.runsMs.join(', ')})`);

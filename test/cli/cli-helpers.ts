@@ -38,7 +38,7 @@ export class Output {
     this.#text += chunk;
     const done = this.#waiters.filter((waiter) => waiter.test(this.#text));
     this.#waiters = this.#waiters.filter((waiter) => !done.includes(waiter));
-    done.forEach((waiter) => waiter.resolve());
+    for (const waiter of done) waiter.resolve();
   };
 
   /** A log function that appends a line. */
@@ -50,7 +50,13 @@ export class Output {
     if (test(this.#text)) return Promise.resolve(this.#text);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ${String(pattern)} within ${ms} ms in:\n${this.#text}`)), ms);
-      this.#waiters.push({ test, resolve: () => (clearTimeout(timer), resolve(this.#text)) });
+      this.#waiters.push({
+        test,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(this.#text);
+        },
+      });
     });
   }
 }
@@ -67,7 +73,10 @@ export interface Started {
 const BANNER = /listening on (http:\/\/[^\s,]+)[\s\S]*\n {2}(try|violations): .*\n/;
 
 /** Starts the built CLI (`serve` or `proxy`) on a free port; resolves once its banner is printed. */
-export function startServe(args: string[], command: 'serve' | 'proxy' = 'serve'): Promise<Started & { readonly stop: () => Promise<number | null> }> {
+export function startServe(
+  args: string[],
+  command: 'serve' | 'proxy' = 'serve',
+): Promise<Started & { readonly stop: () => Promise<number | null> }> {
   // The key comes from the arguments only, not from a TEMPMON_API_KEY the developer has set.
   const { TEMPMON_API_KEY: _, ...env } = process.env;
   const child = spawn(process.execPath, [MAIN, command, '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -76,7 +85,9 @@ export function startServe(args: string[], command: 'serve' | 'proxy' = 'serve')
   const output = new Output();
   child.stdout!.setEncoding('utf8').on('data', output.write);
   child.stderr!.setEncoding('utf8').on('data', output.write);
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${command} exited with ${code}: ${output.text}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}: ${output.text}`))),
+  );
   exited.catch(() => undefined);
   return Promise.race([output.waitFor(BANNER, 15_000), exited]).then((text) => ({
     url: BANNER.exec(text)![1]!,
@@ -91,7 +102,10 @@ function stopChild(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     const killer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-    child.once('exit', (code) => (clearTimeout(killer), resolve(code)));
+    child.once('exit', (code) => {
+      clearTimeout(killer);
+      resolve(code);
+    });
     child.kill('SIGTERM');
   });
 }

@@ -14,7 +14,9 @@ import { expectOneLineExit2, runCli, startInProcess, usageError } from './cli-he
 const SECRET = 'cli-secret-key-77e1';
 const dir = mkdtempSync(join(tmpdir(), 'tempmon-contract-'));
 const servers: Server[] = [];
-afterAll(() => servers.forEach((s) => s.close()));
+afterAll(() => {
+  for (const s of servers) s.close();
+});
 
 /** The mock with a fault, served over HTTP from this process. */
 function brokenServer(faultName: string): Promise<string> {
@@ -22,7 +24,9 @@ function brokenServer(faultName: string): Promise<string> {
   const app = createApp({ spec, apiKeys: [SECRET, 'tempmon-dev-key'], dataset: { seed: 2, counts: { alerts: 25, sensors: 5 } } });
   const fetch = brokenMock(app, FAULTS.find((f) => f.name === faultName)!);
   return new Promise((resolve) => {
-    servers.push(serve({ fetch: (r) => fetch(r), hostname: '127.0.0.1', port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`)) as Server);
+    servers.push(
+      serve({ fetch: (r) => fetch(r), hostname: '127.0.0.1', port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`)) as Server,
+    );
   });
 }
 
@@ -37,7 +41,9 @@ describe('tempmon contract, the built CLI', () => {
   it('exits 0 against the real mock, with the key from TEMPMON_API_KEY: every check evaluated and passed', async () => {
     const { url } = await startInProcess(serveCommand, ['--quiet', '--api-key', SECRET, '--alerts', '60', '--sensors', '30']);
     const junit = join(dir, 'ok.xml');
-    const result = await runCli(['contract', '--target', url, '--strict', '--examples', '5', '--junit', junit], { TEMPMON_API_KEY: SECRET });
+    const result = await runCli(['contract', '--target', url, '--strict', '--examples', '5', '--junit', junit], {
+      TEMPMON_API_KEY: SECRET,
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^conformant$/m);
@@ -66,7 +72,20 @@ describe('tempmon contract', () => {
   it('exits 1 on violations, and no output or report file carries the key or a --header value', async () => {
     const target = await brokenServer('any key accepted');
     const [junit, json] = [join(dir, 'broken-all.xml'), join(dir, 'broken-all.json')];
-    const result = await contract(['--target', target, '--api-key', SECRET, '--examples', '5', '--junit', junit, '--json', json, '--header', 'x-trace: trace-secret-1']);
+    const result = await contract([
+      '--target',
+      target,
+      '--api-key',
+      SECRET,
+      '--examples',
+      '5',
+      '--junit',
+      junit,
+      '--json',
+      json,
+      '--header',
+      'x-trace: trace-secret-1',
+    ]);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/^FAIL ignored_auth: /m);
     expect(result.stdout).toMatch(/^NOT conformant/m);
@@ -104,7 +123,9 @@ describe('tempmon contract', () => {
   it('a report path that cannot be written stops the run at once, and the other report still says why', async () => {
     vi.stubEnv('TEMPMON_API_KEY', SECRET);
     const json = join(dir, 'still-written.json');
-    const error = await usageError(() => contract(['--target', 'http://127.0.0.1:1', '--junit', join(dir, 'no-such-dir', 'x.xml'), '--json', json]));
+    const error = await usageError(() =>
+      contract(['--target', 'http://127.0.0.1:1', '--junit', join(dir, 'no-such-dir', 'x.xml'), '--json', json]),
+    );
     expect(error.message).toMatch(/--junit .*x\.xml cannot be written: ENOENT/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; reason: string };
     expect(report).toMatchObject({ verdict: 'could not run' });

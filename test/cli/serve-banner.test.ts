@@ -37,7 +37,7 @@ describe('the start banner', () => {
     expect(lines[2]).toBe(`  violations: ${url}/__tempmon/violations`);
   });
 
-  it('names this machine\'s other addresses, never the unspecified one', () => {
+  it("names this machine's other addresses, never the unspecified one", () => {
     expect(isUnspecified('0.0.0.0')).toBe(true);
     expect(isUnspecified('::')).toBe(true);
     expect(isUnspecified('0:0::0')).toBe(true);
@@ -77,7 +77,10 @@ describe('the start banner', () => {
   it('prints the dev key literally only when it is the key', () => {
     expect(apiKeysOption(undefined, undefined)).toMatchObject({ keys: ['tempmon-dev-key'], from: 'default', describe: 'tempmon-dev-key' });
     expect(apiKeysOption(undefined, 'tempmon-dev-key')).toMatchObject({ from: 'default' });
-    expect(apiKeysOption(['tempmon-dev-key', 'other'], undefined)).toMatchObject({ from: 'flags', describe: expect.stringContaining('2 keys') });
+    expect(apiKeysOption(['tempmon-dev-key', 'other'], undefined)).toMatchObject({
+      from: 'flags',
+      describe: expect.stringContaining('2 keys'),
+    });
     expect(() => apiKeysOption([' '], undefined)).toThrow('--api-key must not be empty');
     expect(() => apiKeysOption(undefined, '')).toThrow(/^TEMPMON_API_KEY is set but empty/);
     expect(apiKeysOption(['k'], '')).toMatchObject({ keys: ['k'] });

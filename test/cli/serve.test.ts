@@ -37,7 +37,11 @@ describe('tempmon serve, the built CLI', () => {
   it('reports a usage error, a bad data file and an unknown command as one line, exit code 2', async () => {
     const bad = join(dir, 'bad-for-cli.json');
     writeFileSync(bad, JSON.stringify({ sensors: [{ battery_level: 'full' }] }));
-    const [option, data, command] = await Promise.all([runCli(['serve', '--bogus']), runCli(['serve', '--data', bad]), runCli(['frobnicate'])]);
+    const [option, data, command] = await Promise.all([
+      runCli(['serve', '--bogus']),
+      runCli(['serve', '--data', bad]),
+      runCli(['frobnicate']),
+    ]);
     expectOneLineExit2(option, 'unknown option --bogus (see tempmon serve --help)');
     expectOneLineExit2(data, 'bad-for-cli.json: sensors[0].battery_level must be integer');
     expectOneLineExit2(command, 'unknown command "frobnicate"');
@@ -46,7 +50,18 @@ describe('tempmon serve, the built CLI', () => {
 
 describe('tempmon serve', () => {
   it('takes --seed, counts and --api-key, and never prints a key it was given', async () => {
-    const { url, output } = await startInProcess(serveCommand, ['--seed', '7', '--alerts', '12', '--sensors', '3', '--api-key', 'k-one', '--api-key', 'k-two']);
+    const { url, output } = await startInProcess(serveCommand, [
+      '--seed',
+      '7',
+      '--alerts',
+      '12',
+      '--sensors',
+      '3',
+      '--api-key',
+      'k-one',
+      '--api-key',
+      'k-two',
+    ]);
     expect(output()).toMatch(/seed 7: 12 alerts, 3 sensors/);
     expect(output()).not.toMatch(/k-one|k-two/);
     for (const key of ['k-one', 'k-two']) {

@@ -12,7 +12,11 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 const tempmon = (...args: string[]) => runCli(args);
 
 /** The lines of a help text's Options: block (up to the first blank line). */
-const optionsBlock = (help: string): string[] => help.split('\n\n').find((block) => block.startsWith('Options:'))!.split('\n');
+const optionsBlock = (help: string): string[] =>
+  help
+    .split('\n\n')
+    .find((block) => block.startsWith('Options:'))!
+    .split('\n');
 
 describe('tempmon', () => {
   it('prints the package version with --version, and help (exit 0) with no command', async () => {

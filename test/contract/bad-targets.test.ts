@@ -9,7 +9,9 @@ import { KEY, spec } from '../helpers.ts';
 
 const app = createApp({ spec, dataset: { seed: 3, counts: { alerts: 30, sensors: 10 } } });
 const servers: Server[] = [];
-afterAll(() => servers.forEach((s) => s.closeAllConnections?.() ?? s.close()));
+afterAll(() => {
+  for (const s of servers) s.closeAllConnections?.() ?? s.close();
+});
 
 /** Serves `fetch` over real HTTP on a free loopback port. */
 function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<string> {
@@ -41,7 +43,9 @@ describe('bad targets give clear failures, never a crash or a hang', () => {
     servers.push(silent);
     await new Promise((r) => silent.once('listening', r));
     const started = Date.now();
-    await expect(contract(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { timeoutMs: 300 })).rejects.toThrow(/no complete response within 300 ms/);
+    await expect(contract(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { timeoutMs: 300 })).rejects.toThrow(
+      /no complete response within 300 ms/,
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
@@ -74,7 +78,8 @@ describe('bad targets give clear failures, never a crash or a hang', () => {
       const body = new ReadableStream({
         pull(c) {
           sent += 1;
-          if (sent > 2_000) c.close(); // 128 MB at most, should the cap fail
+          if (sent > 2_000)
+            c.close(); // 128 MB at most, should the cap fail
           else c.enqueue(chunk);
         },
       });

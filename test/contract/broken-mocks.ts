@@ -51,10 +51,12 @@ export async function slice(request: Request, next: Next, start: number, count: 
   const spans = Math.min(2, Math.floor((start + count - 1) / 100) + 2 - first);
   const records: Json[] = [];
   for (let k = 0; k < spans; k += 1) {
-    const response = await next(withUrl(request, (url) => {
-      url.searchParams.set('page', String(first + k));
-      url.searchParams.set('pageSize', '100');
-    }));
+    const response = await next(
+      withUrl(request, (url) => {
+        url.searchParams.set('page', String(first + k));
+        url.searchParams.set('pageSize', '100');
+      }),
+    );
     records.push(...((await response.json()) as Json[]));
   }
   const offset = start - (first - 1) * 100;
@@ -80,10 +82,24 @@ export const FAULTS: readonly Fault[] = [
     name: 'wrong field type',
     caughtBy: 'response_schema_conformance',
     severity: 'error',
-    handle: mapRecords((r) => ({ ...r, ...(r.min_temp !== undefined ? { min_temp: String(r.min_temp) } : {}), ...(r.battery_level !== undefined ? { battery_level: `${String(r.battery_level)}%` } : {}) })),
+    handle: mapRecords((r) => ({
+      ...r,
+      ...(r.min_temp !== undefined ? { min_temp: String(r.min_temp) } : {}),
+      ...(r.battery_level !== undefined ? { battery_level: `${String(r.battery_level)}%` } : {}),
+    })),
   },
-  { name: 'bad uuid', caughtBy: 'response_schema_conformance', severity: 'error', handle: mapRecords((r) => ({ ...r, id: String(r.id).slice(0, 8) })) },
-  { name: 'bad date-time', caughtBy: 'response_schema_conformance', severity: 'error', handle: mapRecords((r) => ({ ...r, updated_at: new Date(String(r.updated_at)).toUTCString() })) },
+  {
+    name: 'bad uuid',
+    caughtBy: 'response_schema_conformance',
+    severity: 'error',
+    handle: mapRecords((r) => ({ ...r, id: String(r.id).slice(0, 8) })),
+  },
+  {
+    name: 'bad date-time',
+    caughtBy: 'response_schema_conformance',
+    severity: 'error',
+    handle: mapRecords((r) => ({ ...r, updated_at: new Date(String(r.updated_at)).toUTCString() })),
+  },
   {
     name: 'object envelope instead of an array',
     caughtBy: 'response_schema_conformance',
@@ -94,7 +110,13 @@ export const FAULTS: readonly Fault[] = [
     name: 'wrong content type',
     caughtBy: 'content_type_conformance',
     severity: 'error',
-    handle: (request, next) => next(request).then((r) => mapPage(r, (records, headers) => (headers.set('content-type', 'text/plain'), records))),
+    handle: (request, next) =>
+      next(request).then((r) =>
+        mapPage(r, (records, headers) => {
+          headers.set('content-type', 'text/plain');
+          return records;
+        }),
+      ),
   },
   {
     name: 'auth ignored',
@@ -108,54 +130,111 @@ export const FAULTS: readonly Fault[] = [
     severity: 'error',
     handle: (request, next) => next(request.headers.get(KEY_HEADER) ? withHeader(request, KEY_HEADER, VALID_KEY) : request),
   },
-  { name: 'pageSize ignored', caughtBy: 'page_size_conformance', severity: 'error', handle: (request, next) => next(withUrl(request, (url) => url.searchParams.delete('pageSize'))) },
+  {
+    name: 'pageSize ignored',
+    caughtBy: 'page_size_conformance',
+    severity: 'error',
+    handle: (request, next) => next(withUrl(request, (url) => url.searchParams.delete('pageSize'))),
+  },
   {
     name: 'limits not enforced',
     caughtBy: 'negative_data_rejection',
     severity: 'error',
     handle: (request, next) =>
-      next(withUrl(request, (url) => {
-        for (const [name, max] of [['page', Number.MAX_SAFE_INTEGER], ['pageSize', 100]] as const) {
-          const value = url.searchParams.get(name);
-          if (value === null) continue;
-          const n = Math.trunc(Number(value));
-          if (Number.isNaN(n)) url.searchParams.delete(name);
-          else url.searchParams.set(name, String(Math.min(max, Math.max(1, n))));
-        }
-      })),
+      next(
+        withUrl(request, (url) => {
+          for (const [name, max] of [
+            ['page', Number.MAX_SAFE_INTEGER],
+            ['pageSize', 100],
+          ] as const) {
+            const value = url.searchParams.get(name);
+            if (value === null) continue;
+            const n = Math.trunc(Number(value));
+            if (Number.isNaN(n)) url.searchParams.delete(name);
+            else url.searchParams.set(name, String(Math.min(max, Math.max(1, n))));
+          }
+        }),
+      ),
   },
-  { name: '500 on bad input', caughtBy: 'not_a_server_error', severity: 'error', handle: (request, next) => next(request).then((r) => (r.status === 400 ? new Response('Internal error', { status: 500 }) : r)) },
+  {
+    name: '500 on bad input',
+    caughtBy: 'not_a_server_error',
+    severity: 'error',
+    handle: (request, next) => next(request).then((r) => (r.status === 400 ? new Response('Internal error', { status: 500 }) : r)),
+  },
   { name: 'overlapping pages', caughtBy: 'pagination_consistency', severity: 'error', handle: shiftedPages(-1) },
   { name: 'skipping pages', caughtBy: 'pagination_consistency', severity: 'error', handle: shiftedPages(1) },
   {
     name: 'unstable order',
     caughtBy: 'stable_order',
     severity: 'error',
-    handle: (request, next) => next(request).then((r) => mapPage(r, (records) => ((flip += 1) % 2 === 0 ? [...records].reverse() : records))),
+    handle: (request, next) =>
+      next(request).then((r) =>
+        mapPage(r, (records) => {
+          flip += 1;
+          return flip % 2 === 0 ? [...records].reverse() : records;
+        }),
+      ),
   },
-  { name: 'search ignored', caughtBy: 'search_no_match', severity: 'error', handle: (request, next) => next(withUrl(request, (url) => url.searchParams.delete('search'))) },
-  { name: 'undocumented field', caughtBy: 'undocumented_fields', severity: 'warning', handle: mapRecords((r) => ({ ...r, internal_note: 'do not ship' })) },
+  {
+    name: 'search ignored',
+    caughtBy: 'search_no_match',
+    severity: 'error',
+    handle: (request, next) => next(withUrl(request, (url) => url.searchParams.delete('search'))),
+  },
+  {
+    name: 'undocumented field',
+    caughtBy: 'undocumented_fields',
+    severity: 'warning',
+    handle: mapRecords((r) => ({ ...r, internal_note: 'do not ship' })),
+  },
   {
     name: 'battery level in millivolts (an assumed scale)',
     caughtBy: 'response_schema_conformance',
     severity: 'warning',
     handle: mapRecords((r) => (r.battery_level === undefined ? r : { ...r, battery_level: 2900 + Number(r.battery_level) * 12 })),
   },
-  { name: 'null instead of an omitted value', caughtBy: 'response_schema_conformance', severity: 'warning', handle: mapRecords((r) => ({ ...r, site_id: r.site_id ?? null, delivery_id: r.delivery_id ?? null })) },
+  {
+    name: 'null instead of an omitted value',
+    caughtBy: 'response_schema_conformance',
+    severity: 'warning',
+    handle: mapRecords((r) => ({ ...r, site_id: r.site_id ?? null, delivery_id: r.delivery_id ?? null })),
+  },
   {
     name: 'X-Total-Count off by one',
     caughtBy: 'total_count_header',
     severity: 'warning',
-    handle: (request, next) => next(request).then((r) => mapPage(r, (records, headers) => (headers.set('x-total-count', String(Number(headers.get('x-total-count')) + 1)), records))),
+    handle: (request, next) =>
+      next(request).then((r) =>
+        mapPage(r, (records, headers) => {
+          headers.set('x-total-count', String(Number(headers.get('x-total-count')) + 1));
+          return records;
+        }),
+      ),
   },
   {
     name: 'Link next skips a page',
     caughtBy: 'link_header',
     severity: 'warning',
     handle: (request, next) =>
-      next(request).then((r) => mapPage(r, (records, headers) => (headers.set('link', (headers.get('link') ?? '').replace(/page=(\d+)([^>]*>; rel="next")/, (_, p: string, rest: string) => `page=${Number(p) + 1}${rest}`)), records))),
+      next(request).then((r) =>
+        mapPage(r, (records, headers) => {
+          const link = headers.get('link') ?? '';
+          headers.set(
+            'link',
+            link.replace(/page=(\d+)([^>]*>; rel="next")/, (_, p: string, rest: string) => `page=${Number(p) + 1}${rest}`),
+          );
+          return records;
+        }),
+      ),
   },
-  { name: '422 instead of 400', caughtBy: 'status_code_conformance', severity: 'warning', handle: (request, next) => next(request).then((r) => (r.status === 400 ? new Response(r.body, { status: 422, headers: r.headers }) : r)) },
+  {
+    name: '422 instead of 400',
+    caughtBy: 'status_code_conformance',
+    severity: 'warning',
+    handle: (request, next) =>
+      next(request).then((r) => (r.status === 400 ? new Response(r.body, { status: 422, headers: r.headers }) : r)),
+  },
   { name: 'sorted oldest first', caughtBy: 'documented_order', severity: 'warning', handle: shiftedOrder() },
   {
     name: 'search is case-sensitive',

@@ -24,7 +24,12 @@ const report = await runContract({
 });
 
 const explain = (f: Failure) =>
-  [`${f.severity}: ${f.message}`, `expected: ${f.expected ?? ''}`, `actual: ${f.actual ?? ''}`, f.exchange ? toCurl(f.exchange.request) : ''].join('\n  ');
+  [
+    `${f.severity}: ${f.message}`,
+    `expected: ${f.expected ?? ''}`,
+    `actual: ${f.actual ?? ''}`,
+    f.exchange ? toCurl(f.exchange.request) : '',
+  ].join('\n  ');
 
 describe(`contract of ${report.target}`, () => {
   for (const operationId of new Set(report.outcomes.map((o) => o.operationId))) {

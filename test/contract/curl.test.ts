@@ -20,6 +20,8 @@ describe('toCurl', () => {
   });
 
   it('names a method other than GET', () => {
-    expect(toCurl({ method: 'OPTIONS', url: 'http://target.test/alert', headers: {} })).toBe("curl -i -X OPTIONS 'http://target.test/alert'");
+    expect(toCurl({ method: 'OPTIONS', url: 'http://target.test/alert', headers: {} })).toBe(
+      "curl -i -X OPTIONS 'http://target.test/alert'",
+    );
   });
 });

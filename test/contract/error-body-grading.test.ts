@@ -33,7 +33,14 @@ function with400Body(body: Record<string, unknown>) {
 }
 
 const run = (fetch: FetchLike, strict = true) =>
-  runContract({ target: 'http://target.test', apiKey: KEY, document: spec.document, fetch, strict, checks: ['negative_data_rejection', 'response_schema_conformance'] });
+  runContract({
+    target: 'http://target.test',
+    apiKey: KEY,
+    document: spec.document,
+    fetch,
+    strict,
+    checks: ['negative_data_rejection', 'response_schema_conformance'],
+  });
 
 const schemaOutcomes = (report: ContractReport) => report.outcomes.filter((o) => o.check === 'response_schema_conformance');
 
@@ -41,7 +48,10 @@ describe('grading of error bodies: RFC 9457 is what a target is held to', () => 
   it.each([
     ['RFC 9457 example (errors items with detail and pointer)', RFC_EXAMPLE],
     ['errors as an object', { ...RFC_EXAMPLE, errors: { page: 'must be a positive integer' } }],
-    ['no errors member', { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'page must be >= 1', instance: '/alert?page=0' }],
+    [
+      'no errors member',
+      { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'page must be >= 1', instance: '/alert?page=0' },
+    ],
   ])('%s: no response_schema_conformance finding under --strict', async (_, body) => {
     const target = with400Body(body);
     const report = await run(target.fetch);

@@ -144,7 +144,10 @@ const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy
 /** Whether GNU time (`/usr/bin/time -v`, which reports the maximum RSS) is usable here. */
 const gnuTime = (() => {
   let known: boolean | undefined;
-  return () => (known ??= existsSync('/usr/bin/time') && /Maximum resident set size/.test(spawnSync('/usr/bin/time', ['-v', 'true'], { encoding: 'utf8' }).stderr ?? ''));
+  return () =>
+    (known ??=
+      existsSync('/usr/bin/time') &&
+      /Maximum resident set size/.test(spawnSync('/usr/bin/time', ['-v', 'true'], { encoding: 'utf8' }).stderr ?? ''));
 })();
 
 /**
@@ -191,7 +194,9 @@ export function runContractCli(args: readonly string[], options: RunOptions = {}
       let peakRssMb: number | undefined;
       let rssSource = options.measureRss ? 'neither /usr/bin/time -v nor /proc/<pid>/status is available' : 'not measured';
       if (timeFile) {
-        const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(existsSync(timeFile) ? readFileSync(timeFile, 'utf8') : '')?.[1]);
+        const kb = Number(
+          /Maximum resident set size \(kbytes\): (\d+)/.exec(existsSync(timeFile) ? readFileSync(timeFile, 'utf8') : '')?.[1],
+        );
         if (Number.isFinite(kb)) [peakRssMb, rssSource] = [kb / 1024, '/usr/bin/time -v'];
         else rssSource = '/usr/bin/time -v wrote no maximum RSS';
         rmSync(scratch!, { recursive: true, force: true });
@@ -208,7 +213,8 @@ export function runContractCli(args: readonly string[], options: RunOptions = {}
 const FRAGMENT = 8;
 
 /** Every `FRAGMENT`-character window of `text`. */
-const windows = (text: string): string[] => Array.from({ length: Math.max(0, text.length - FRAGMENT + 1) }, (_, i) => text.slice(i, i + FRAGMENT));
+const windows = (text: string): string[] =>
+  Array.from({ length: Math.max(0, text.length - FRAGMENT + 1) }, (_, i) => text.slice(i, i + FRAGMENT));
 
 /** The base64 characters that depend on `secret` alone, at each byte offset inside a longer string, standard and url-safe. */
 function base64Forms(secret: string): string[] {
@@ -225,14 +231,18 @@ function base64Forms(secret: string): string[] {
 /** `text` with JSON escapes (`\u0073`, `\"`...) decoded. */
 const jsonUnescaped = (text: string) =>
   text.replace(/\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])/g, (_, hex: string | undefined, c: string | undefined) =>
-    hex ? String.fromCharCode(parseInt(hex, 16)) : ({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[c!] ?? c!,
+    hex ? String.fromCharCode(parseInt(hex, 16)) : (({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[c!] ?? c!),
   );
 /** `text` with `%XX` escapes decoded (byte by byte: enough for an ASCII secret). */
 const percentDecoded = (text: string) => text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 /** `text` with XML's character references decoded. */
 const xmlDecoded = (text: string) =>
   text.replace(/&(amp|lt|gt|quot|apos|#(\d+)|#x([0-9a-fA-F]+));/g, (whole, name: string, dec?: string, hex?: string) =>
-    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[name] ?? whole,
+    dec
+      ? String.fromCodePoint(Number(dec))
+      : hex
+        ? String.fromCodePoint(parseInt(hex, 16))
+        : (({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[name] ?? whole),
   );
 
 /**
@@ -244,14 +254,22 @@ const xmlDecoded = (text: string) =>
 export function findLeaks(text: string, secret: string): string[] {
   const plain = new Set(windows(secret.toLowerCase()));
   const encoded = new Set(base64Forms(secret).flatMap(windows));
-  const views = new Set([text, jsonUnescaped(text), percentDecoded(text), xmlDecoded(text), percentDecoded(jsonUnescaped(xmlDecoded(text)))]);
+  const views = new Set([
+    text,
+    jsonUnescaped(text),
+    percentDecoded(text),
+    xmlDecoded(text),
+    percentDecoded(jsonUnescaped(xmlDecoded(text))),
+  ]);
   const hits: string[] = [];
   for (const view of views) {
     for (let i = 0; i + FRAGMENT <= view.length; i += 1) {
       const window = view.slice(i, i + FRAGMENT);
       const literal = plain.has(window.toLowerCase());
       if (literal || encoded.has(window)) {
-        hits.push(`${literal ? 'fragment' : 'base64 fragment'} ${JSON.stringify(window)} in …${view.slice(Math.max(0, i - 40), i + FRAGMENT + 40)}…`);
+        hits.push(
+          `${literal ? 'fragment' : 'base64 fragment'} ${JSON.stringify(window)} in …${view.slice(Math.max(0, i - 40), i + FRAGMENT + 40)}…`,
+        );
         i += FRAGMENT - 1;
       }
     }

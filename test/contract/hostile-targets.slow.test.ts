@@ -11,7 +11,18 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/create-app.ts';
 import { spec } from '../helpers.ts';
-import { closeAll, endlessJson, findLeaks, fromFetch, listen, portFree, runContractCli, toRequest, writeResponse, type CliResult } from './hostile-servers.ts';
+import {
+  closeAll,
+  endlessJson,
+  findLeaks,
+  fromFetch,
+  listen,
+  portFree,
+  runContractCli,
+  toRequest,
+  writeResponse,
+  type CliResult,
+} from './hostile-servers.ts';
 
 /** Long (so any 8-character fragment of it counts as a leak), with characters URL-encoding and base64 change. */
 const KEY = 'tmk_live.7Hq2-Zx9/Wp4+Rv8~Lc3Ne6Ya1Ks5';
@@ -29,7 +40,19 @@ afterAll(async () => {
 interface Run extends CliResult {
   readonly junit?: string;
   readonly json?: string;
-  readonly report?: { verdict: string; reason?: string; outcomes: { check: string; operationId: string; status: string; skipReason?: string; skipCause?: string; failures: { message: string; actual?: string }[] }[]; summary: { retried: number; requests: number } };
+  readonly report?: {
+    verdict: string;
+    reason?: string;
+    outcomes: {
+      check: string;
+      operationId: string;
+      status: string;
+      skipReason?: string;
+      skipCause?: string;
+      failures: { message: string; actual?: string }[];
+    }[];
+    summary: { retried: number; requests: number };
+  };
   /** The last line of stdout: the verdict. */
   readonly verdictLine: string;
 }
@@ -41,18 +64,30 @@ async function contract(target: string, args: readonly string[], options: { meas
   const junitPath = join(dir, `run-${runs}.xml`);
   const jsonPath = join(dir, `run-${runs}.json`);
   const reportArgs = options.reports === false ? [] : ['--junit', junitPath, '--json', jsonPath];
-  const result = await runContractCli(['--target', target, ...reportArgs, ...args], { env: { TEMPMON_API_KEY: KEY }, ...(options.measureRss ? { measureRss: true } : {}) });
+  const result = await runContractCli(['--target', target, ...reportArgs, ...args], {
+    env: { TEMPMON_API_KEY: KEY },
+    ...(options.measureRss ? { measureRss: true } : {}),
+  });
   const junit = existsSync(junitPath) ? readFileSync(junitPath, 'utf8') : undefined;
   const json = existsSync(jsonPath) ? readFileSync(jsonPath, 'utf8') : undefined;
   const verdictLine = result.stdout.trimEnd().split('\n').at(-1) ?? '';
-  return { ...result, ...(junit !== undefined ? { junit } : {}), ...(json !== undefined ? { json, report: JSON.parse(json) } : {}), verdictLine };
+  return {
+    ...result,
+    ...(junit !== undefined ? { junit } : {}),
+    ...(json !== undefined ? { json, report: JSON.parse(json) } : {}),
+    verdictLine,
+  };
 }
 
 /** Every string of a parsed JSON value (and every member name), for looking at each one decoded. */
 function stringsOf(value: unknown, into: string[] = []): string[] {
   if (typeof value === 'string') into.push(value);
-  else if (Array.isArray(value)) value.forEach((v) => stringsOf(v, into));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) into.push(k), stringsOf(v, into);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, into);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      into.push(k);
+      stringsOf(v, into);
+    }
   return into;
 }
 
@@ -62,19 +97,24 @@ function expectNoLeak(run: Run): void {
     ['stdout', run.stdout],
     ['stderr', run.stderr],
     ...(run.junit !== undefined ? [['junit', run.junit] as [string, string]] : []),
-    ...(run.json !== undefined ? [['json', run.json] as [string, string], ...stringsOf(JSON.parse(run.json)).map((s): [string, string] => ['json string', s])] : []),
+    ...(run.json !== undefined
+      ? [['json', run.json] as [string, string], ...stringsOf(JSON.parse(run.json)).map((s): [string, string] => ['json string', s])]
+      : []),
   ];
   const leaks = outputs.flatMap(([where, text]) => findLeaks(text, KEY).map((hit) => `${where}: ${hit}`));
   expect(leaks).toEqual([]);
 }
 
 /** The JUnit file is well-formed XML; its testcases by `operation/check`. */
-function junitCases(run: Run): Map<string, { failure?: { '@_message': string }; skipped?: { '@_message': string }; error?: { '@_message': string } }> {
+function junitCases(
+  run: Run,
+): Map<string, { failure?: { '@_message': string }; skipped?: { '@_message': string }; error?: { '@_message': string } }> {
   expect(run.junit, 'the JUnit report was written').toBeDefined();
   expect(XMLValidator.validate(run.junit!)).toBe(true);
   const xml = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(run.junit!);
   const cases = new Map();
-  for (const suite of xml.testsuites.testsuite ?? []) for (const testcase of suite.testcase ?? []) cases.set(`${testcase['@_classname']}/${testcase['@_name']}`, testcase);
+  for (const suite of xml.testsuites.testsuite ?? [])
+    for (const testcase of suite.testcase ?? []) cases.set(`${testcase['@_classname']}/${testcase['@_name']}`, testcase);
   return cases;
 }
 
@@ -152,7 +192,8 @@ const echoForms = (key: string): Record<string, string> => ({
   echo_uri_component: JSON.stringify(`${PAD}?key=${encodeURIComponent(key)}`),
 });
 /** `value` as JSON text, with every `"@@name@@"` string replaced by the raw literal `raw[name]`. */
-const serialize = (value: unknown, raw: Record<string, string>) => JSON.stringify(value).replace(/"@@(\w+)@@"/g, (whole, name: string) => raw[name] ?? whole);
+const serialize = (value: unknown, raw: Record<string, string>) =>
+  JSON.stringify(value).replace(/"@@(\w+)@@"/g, (whole, name: string) => raw[name] ?? whole);
 const placeholders = (raw: Record<string, string>) => Object.fromEntries(Object.keys(raw).map((name) => [name, `@@${name}@@`]));
 
 const problem = (response: ServerResponse, status: number, body: Record<string, unknown>) => {
@@ -162,7 +203,13 @@ const problem = (response: ServerResponse, status: number, body: Record<string, 
 
 describe('the leak finder', () => {
   it('finds every form an echoing target sends, in any letter case, and nothing in clean text', () => {
-    const raws = { ...echoForms(KEY), upper: KEY.toUpperCase(), swapped: swapCase(KEY), xml: `&lt;${KEY.slice(3, 12).replace('.', '&#46;')}&gt;`, half: KEY.slice(-8) };
+    const raws = {
+      ...echoForms(KEY),
+      upper: KEY.toUpperCase(),
+      swapped: swapCase(KEY),
+      xml: `&lt;${KEY.slice(3, 12).replace('.', '&#46;')}&gt;`,
+      half: KEY.slice(-8),
+    };
     for (const [name, raw] of Object.entries(raws)) expect(findLeaks(`{"v":${raw}}`, KEY), name).not.toEqual([]);
     expect(findLeaks(`curl -i -H "x-api-key: ${PLACEHOLDER}" '${PAD}' ${KEY.slice(0, 7)} ${base64(KEY).slice(0, 7)}`, KEY)).toEqual([]);
   });
@@ -170,10 +217,11 @@ describe('the leak finder', () => {
 
 describe('hostile targets, over real HTTP, against the built CLI', () => {
   describe('a target answering 503 text/html to every request', () => {
-    const down = () => listen((_request, response) => {
-      response.writeHead(503, { 'content-type': 'text/html', 'retry-after': '120' });
-      response.end('<html><body>Down for maintenance</body></html>');
-    });
+    const down = () =>
+      listen((_request, response) => {
+        response.writeHead(503, { 'content-type': 'text/html', 'retry-after': '120' });
+        response.end('<html><body>Down for maintenance</body></html>');
+      });
 
     it('is not conformant: not_a_server_error fails', async () => {
       const target = await down();
@@ -229,7 +277,9 @@ describe('hostile targets, over real HTTP, against the built CLI', () => {
     const target = await listen(endlessJson);
     // The defaults, but for the report files: what a CI job would run.
     const run = await contract(target.url, [], { measureRss: true });
-    console.info(`endless body: ${run.seconds.toFixed(1)} s, peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB (${run.rssSource}), ${target.requests()} requests`);
+    console.info(
+      `endless body: ${run.seconds.toFixed(1)} s, peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB (${run.rssSource}), ${target.requests()} requests`,
+    );
     expect(run.seconds).toBeLessThan(60);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(1);
@@ -363,7 +413,11 @@ describe('hostile targets, over real HTTP, against the built CLI', () => {
     expect(run.status).toBe(0);
     expect(run.verdictLine).toBe('conformant');
     expect(run.report?.verdict).toBe('conformant');
-    expect(run.stdout.match(/^(PASS|FAIL|WARN|SKIP) \w+/gm)).toEqual(['PASS stable_order', 'PASS not_a_server_error', 'PASS status_code_conformance']);
+    expect(run.stdout.match(/^(PASS|FAIL|WARN|SKIP) \w+/gm)).toEqual([
+      'PASS stable_order',
+      'PASS not_a_server_error',
+      'PASS status_code_conformance',
+    ]);
     expect(target.requests()).toBeGreaterThan(0);
     expect([...junitCases(run).values()].filter((c) => c.failure || c.skipped || c.error)).toEqual([]);
     expectNoLeak(run);
@@ -381,7 +435,11 @@ describe('hostile targets, over real HTTP, against the built CLI', () => {
       }
       return writeResponse(response, await app.fetch(toRequest(request)));
     });
-    const run = await contract(target.url, [...SMALL, '--checks', 'positive_data_acceptance,page_size_conformance,stable_order,not_a_server_error,status_code_conformance']);
+    const run = await contract(target.url, [
+      ...SMALL,
+      '--checks',
+      'positive_data_acceptance,page_size_conformance,stable_order,not_a_server_error,status_code_conformance',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.verdictLine).toBe('conformant');

@@ -7,12 +7,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnvHttpProxyAgent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHttpClient, DEADLINE_REACHED, describeNetworkError, MAX_RETRY_WAIT_MS, retryDelay, type HttpClientOptions } from '../../src/contract/http-client.ts';
+import {
+  createHttpClient,
+  DEADLINE_REACHED,
+  describeNetworkError,
+  MAX_RETRY_WAIT_MS,
+  retryDelay,
+  type HttpClientOptions,
+} from '../../src/contract/http-client.ts';
 
 const KEY = 'sk_live_4f9a2b7c1d3e5a6b'; // long enough for the fragment rule
 const MiB = 1024 * 1024;
 const servers: Server[] = [];
-afterAll(() => servers.forEach((s) => (s.closeAllConnections(), s.close())));
+afterAll(() => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -72,7 +84,9 @@ describe('bodies: capped, cut once, the timeout covers them', () => {
     const growth = process.memoryUsage().rss - rssBefore;
 
     for (const exchange of kept.slice(1)) {
-      expect(exchange.error).toMatch(/^body larger than 1048576 bytes; reading stopped \(after a body over 16777216 bytes earlier in this run/);
+      expect(exchange.error).toMatch(
+        /^body larger than 1048576 bytes; reading stopped \(after a body over 16777216 bytes earlier in this run/,
+      );
       expect(exchange.response?.text.length).toBeLessThanOrEqual(4096);
     }
     // Each later request got at most the small cap plus what sat in socket buffers: far below the full cap.
@@ -118,7 +132,14 @@ describe('bodies: capped, cut once, the timeout covers them', () => {
     const text = exchange.response!.text;
     expect(text).toContain('at length: $TEMPMON_API_KEY');
     expect(text).toContain('"escaped":"$TEMPMON_API_KEY"');
-    expect(exchange.response!.json).toEqual([{ id: 'a1', detail: 'this request was refused for a reason we explain at length: $TEMPMON_API_KEY', escaped: '$TEMPMON_API_KEY', $TEMPMON_API_KEY: 1 }]);
+    expect(exchange.response!.json).toEqual([
+      {
+        id: 'a1',
+        detail: 'this request was refused for a reason we explain at length: $TEMPMON_API_KEY',
+        escaped: '$TEMPMON_API_KEY',
+        $TEMPMON_API_KEY: 1,
+      },
+    ]);
     expect(exchange.response!.headers['x-echo']).toBe('$TEMPMON_API_KEY');
     expect(exchange.response!.headers.$TEMPMON_API_KEY).toBe('name');
     expect(exchange.request.headers['x-api-key']).toBe('$TEMPMON_API_KEY');
@@ -184,7 +205,9 @@ describe('reaching targets', () => {
     expect(describeNetworkError(Object.assign(new TypeError('fetch failed'), { cause: coded('ECONNREFUSED') }))).toBe('connection refused');
     expect(describeNetworkError(coded('ENOTFOUND', 'getaddrinfo ENOTFOUND api.example.invalid'))).toBe('host not found');
     expect(describeNetworkError(new AggregateError([coded('ECONNREFUSED')]))).toBe('connection refused');
-    expect(describeNetworkError(coded('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'))).toMatch(/^TLS error DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate \(trust a private CA with NODE_EXTRA_CA_CERTS/);
+    expect(describeNetworkError(coded('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'))).toMatch(
+      /^TLS error DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate \(trust a private CA with NODE_EXTRA_CA_CERTS/,
+    );
     expect(describeNetworkError(new Error('plain'))).toBe('plain');
   });
 
@@ -192,18 +215,43 @@ describe('reaching targets', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tempmon-tls-'));
     try {
       try {
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-          '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'rsa:2048',
+            '-nodes',
+            '-days',
+            '1',
+            '-subj',
+            '/CN=127.0.0.1',
+            '-addext',
+            'subjectAltName=IP:127.0.0.1',
+            '-keyout',
+            join(dir, 'key.pem'),
+            '-out',
+            join(dir, 'cert.pem'),
+          ],
+          { stdio: 'ignore' },
+        );
       } catch {
         context.skip('openssl is not available to make a certificate');
       }
       const cert = readFileSync(join(dir, 'cert.pem'));
-      const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_request, response) => json(response, 200, [{ id: 'tls' }]));
+      const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_request, response) =>
+        json(response, 200, [{ id: 'tls' }]),
+      );
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
       const target = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-      const trusted = await client(target, { dispatcher: new EnvHttpProxyAgent({ connect: { ca: cert } }) }).send('listAlerts', '/alert', {});
+      const trusted = await client(target, { dispatcher: new EnvHttpProxyAgent({ connect: { ca: cert } }) }).send(
+        'listAlerts',
+        '/alert',
+        {},
+      );
       expect(trusted.response).toMatchObject({ status: 200, json: [{ id: 'tls' }] });
       const untrusted = await client(target).send('listAlerts', '/alert', {});
       expect(untrusted.error).toMatch(/^TLS error (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/);

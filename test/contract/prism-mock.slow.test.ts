@@ -24,7 +24,15 @@ const freePort = () =>
 const port = await freePort();
 const prism = spawn(
   process.execPath,
-  [new URL('../../node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url).pathname, 'mock', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.yaml'],
+  [
+    new URL('../../node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url).pathname,
+    'mock',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    'spec/openapi.yaml',
+  ],
   { stdio: ['ignore', 'pipe', 'pipe'] },
 );
 afterAll(() => void prism.kill('SIGTERM'));
@@ -78,6 +86,8 @@ describe("Prism's mock of our spec, checked by the kit", () => {
     expect(start && end > start.index, 'README.md lacks the prism-table markers').toBe(true);
     const updated = `${readme.slice(0, start!.index + start![0].length)}\n${table(report)}\n${readme.slice(end)}`;
     if (process.env.TEMPMON_UPDATE_README === '1') writeFileSync(README, updated);
-    expect(readme === updated, 'README table is stale: TEMPMON_UPDATE_README=1 npx vitest run test/contract/prism-mock.slow.test.ts').toBe(true);
+    expect(readme === updated, 'README table is stale: TEMPMON_UPDATE_README=1 npx vitest run test/contract/prism-mock.slow.test.ts').toBe(
+      true,
+    );
   });
 });

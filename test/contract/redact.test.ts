@@ -21,7 +21,9 @@ const jsonEscape = (text: string, every: (i: number) => boolean, upper = false) 
 describe('redact: short and medium secrets keep the whole-token rules', () => {
   it('replaces a medium key (8 to 15 characters) wherever it occurs whole, and header values with <redacted>', () => {
     const medium = { apiKey: 'sk_live_abc1234', headerValues: ['gateway-token-9'] };
-    expect(redact('a sk_live_abc1234 b xsk_live_abc1234x gateway-token-9', medium)).toBe('a $TEMPMON_API_KEY b x$TEMPMON_API_KEYx <redacted>');
+    expect(redact('a sk_live_abc1234 b xsk_live_abc1234x gateway-token-9', medium)).toBe(
+      'a $TEMPMON_API_KEY b x$TEMPMON_API_KEYx <redacted>',
+    );
   });
 
   it('replaces the longer of two overlapping secrets whole', () => {
@@ -30,7 +32,9 @@ describe('redact: short and medium secrets keep the whole-token rules', () => {
 
   it('replaces a short key only where it stands alone', () => {
     const short = { apiKey: 'k.1', headerValues: [] };
-    expect(redact('key k.1 in "k.1" not kk.1 or k.12; link', short)).toBe('key $TEMPMON_API_KEY in "$TEMPMON_API_KEY" not kk.1 or k.12; link');
+    expect(redact('key k.1 in "k.1" not kk.1 or k.12; link', short)).toBe(
+      'key $TEMPMON_API_KEY in "$TEMPMON_API_KEY" not kk.1 or k.12; link',
+    );
   });
 
   it('leaves text without secrets as it is', () => {
@@ -72,15 +76,21 @@ describe('redact: a long key leaves no 8-character fragment in any form', () => 
     const s: Secrets = { apiKey: key, headerValues: [] };
     const swapped = [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
     for (const variant of [key.toUpperCase(), key.toLowerCase(), swapped, `${swapped.slice(0, 12)}`, `x${key.toUpperCase().slice(20)}`]) {
-      expect(redact(`curl -H 'x-api-key: ${variant}' "${variant}" ok`, s), variant).toBe(`curl -H 'x-api-key: $TEMPMON_API_KEY' "$TEMPMON_API_KEY" ok`);
+      expect(redact(`curl -H 'x-api-key: ${variant}' "${variant}" ok`, s), variant).toBe(
+        `curl -H 'x-api-key: $TEMPMON_API_KEY' "$TEMPMON_API_KEY" ok`,
+      );
     }
     // Escaped and URL-encoded forms too; text around keeps its own case.
     const escaped = [...swapped].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-    expect(redact(`{"Echo":"${escaped}","Next":"/Login?k=${encodeURIComponent(key.toUpperCase())}"}`, s)).toBe('{"Echo":"$TEMPMON_API_KEY","Next":"/Login?k=$TEMPMON_API_KEY"}');
+    expect(redact(`{"Echo":"${escaped}","Next":"/Login?k=${encodeURIComponent(key.toUpperCase())}"}`, s)).toBe(
+      '{"Echo":"$TEMPMON_API_KEY","Next":"/Login?k=$TEMPMON_API_KEY"}',
+    );
     // A medium key (whole-word rule) and a short one (token rule) in other case.
     const medium: Secrets = { apiKey: 'sk_Live_abc1234', headerValues: [] };
     expect(redact('a SK_LIVE_ABC1234 b sk_live_ABC1234x', medium)).toBe('a $TEMPMON_API_KEY b $TEMPMON_API_KEYx');
-    expect(redact('key K.1 in "k.1"; not kK.1', { apiKey: 'k.1', headerValues: [] })).toBe('key $TEMPMON_API_KEY in "$TEMPMON_API_KEY"; not kK.1');
+    expect(redact('key K.1 in "k.1"; not kK.1', { apiKey: 'k.1', headerValues: [] })).toBe(
+      'key $TEMPMON_API_KEY in "$TEMPMON_API_KEY"; not kK.1',
+    );
     // Text that shares only 7 characters, whatever their case, stays.
     expect(redact(`id ${key.toUpperCase().slice(5, 12)}`, s)).toBe(`id ${key.toUpperCase().slice(5, 12)}`);
   });
@@ -135,7 +145,9 @@ describe('redact: a long key leaves no 8-character fragment in any form', () => 
 
   it('applies the same rules to long --header values', () => {
     const gateway: Secrets = { apiKey: 'k', headerValues: ['Bearer eyJhbGciOiJIUzI1NiJ9.payload'] };
-    expect(redact('auth header was Bearer eyJhbGciOiJIUzI1NiJ9.payload; token eyJhbGciOi…', gateway)).toBe('auth header was <redacted>; token <redacted>');
+    expect(redact('auth header was Bearer eyJhbGciOiJIUzI1NiJ9.payload; token eyJhbGciOi…', gateway)).toBe(
+      'auth header was <redacted>; token <redacted>',
+    );
   });
 
   it('keeps JSON valid and leaves no fragment, whatever mix of key pieces, escapes and separators a target sends', () => {

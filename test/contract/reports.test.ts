@@ -49,9 +49,11 @@ describe('reports', () => {
   it('console: groups by check, shows expected, actual and a curl command, ends with the summary', () => {
     const text = outputs.console;
     expect(text).toMatch(/^FAIL ignored_auth: /m);
-    expect(text).toMatch(/listAlerts ERROR: no key was accepted\n    expected: 401 or 403 without records\n    actual:   200 /);
+    expect(text).toMatch(/listAlerts ERROR: no key was accepted\n {4}expected: 401 or 403 without records\n {4}actual: {3}200 /);
     expect(text).toContain(`reproduce: curl -i -H 'x-gateway-token: <redacted>' 'http://target.test/v1/alert'`);
-    expect(text).toContain(`curl -i -H 'x-gateway-token: <redacted>' -H "x-api-key: $TEMPMON_API_KEY" 'http://target.test/v1/alert?page=0'`);
+    expect(text).toContain(
+      `curl -i -H 'x-gateway-token: <redacted>' -H "x-api-key: $TEMPMON_API_KEY" 'http://target.test/v1/alert?page=0'`,
+    );
     const { passed, warned, failed, skipped } = report.summary;
     expect(text.split('\n').at(-3)).toBe(`${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
     expect(text.split('\n').at(-2)).toMatch(/requests; seed \d+ \(--seed \d+ replays the generated requests\)$/);
@@ -64,7 +66,9 @@ describe('reports', () => {
     const suites = xml.testsuites.testsuite as { '@_name': string; testcase: { '@_name': string; failure?: unknown }[] }[];
     expect(suites.map((s) => s['@_name'])).toEqual(['listAlerts', 'listSensors']);
     for (const suite of suites) {
-      expect(suite.testcase.map((t) => t['@_name'])).toEqual(report.outcomes.filter((o) => o.operationId === suite['@_name']).map((o) => o.check));
+      expect(suite.testcase.map((t) => t['@_name'])).toEqual(
+        report.outcomes.filter((o) => o.operationId === suite['@_name']).map((o) => o.check),
+      );
     }
     const failures = suites.flatMap((s) => s.testcase).filter((t) => t.failure !== undefined).length;
     expect(failures).toBe(report.summary.failed);

@@ -28,7 +28,10 @@ describe('verdicts of a run', () => {
   it('data that changes during the run gives "data changed", not violations', async () => {
     // Another dataset after the listing was read: to the kit, records appear and vanish mid-run.
     let requests = 0;
-    const changing = (request: Request) => ((requests += 1) > 60 ? other : small).fetch(request);
+    const changing = (request: Request) => {
+      requests += 1;
+      return (requests > 60 ? other : small).fetch(request);
+    };
     const report = await run(changing, { checks: ['pagination_consistency', 'explore_pages', 'explore_search'] });
     expect(report.verdict).toBe('inconclusive');
     expect(report.summary.failed).toBe(0);
@@ -40,7 +43,16 @@ describe('verdicts of a run', () => {
   it('the same seed sends the same requests', async () => {
     const urls = async (seed: number) => {
       const seen: string[] = [];
-      await run((request) => (seen.push(request.url), small.fetch(request)), { seed, checks: ['explore_pages', 'ignored_auth', 'negative_data_rejection'] });
+      await run(
+        (request) => {
+          seen.push(request.url);
+          return small.fetch(request);
+        },
+        {
+          seed,
+          checks: ['explore_pages', 'ignored_auth', 'negative_data_rejection'],
+        },
+      );
       return seen;
     };
     const [a, b, c] = [await urls(11), await urls(11), await urls(12)];
@@ -49,12 +61,17 @@ describe('verdicts of a run', () => {
   });
 
   it('a target whose listings are all 404 could not run, with a hint about the base URL', async () => {
-    const wrongBase = (request: Request) => (new URL(request.url).pathname.startsWith('/v1/') ? small.fetch(new Request(request.url.replace('/v1', ''), request)) : new Response('not found', { status: 404 }));
+    const wrongBase = (request: Request) =>
+      new URL(request.url).pathname.startsWith('/v1/')
+        ? small.fetch(new Request(request.url.replace('/v1', ''), request))
+        : new Response('not found', { status: 404 });
     const error = await run(wrongBase).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContractSetupError);
     expect((error as ContractSetupError).message).toMatch(/every listing request got 404/);
     expect((error as ContractSetupError).hint).toMatch(/base URL/);
-    await expect(run(wrongBase, { target: 'http://target.test/v1', checks: ['not_a_server_error'] })).resolves.toMatchObject({ verdict: 'conformant' });
+    await expect(run(wrongBase, { target: 'http://target.test/v1', checks: ['not_a_server_error'] })).resolves.toMatchObject({
+      verdict: 'conformant',
+    });
   });
 
   it('--checks max_response_time without its flag cannot run', async () => {

@@ -8,11 +8,13 @@ const params = (request: Request) => new URL(request.url).searchParams;
 async function allRecords(request: Request, next: Next): Promise<Json[]> {
   const records: Json[] = [];
   for (let page = 1; page < 1_000; page += 1) {
-    const response = await next(withUrl(request, (url) => {
-      url.searchParams.delete('search');
-      url.searchParams.set('page', String(page));
-      url.searchParams.set('pageSize', '100');
-    }));
+    const response = await next(
+      withUrl(request, (url) => {
+        url.searchParams.delete('search');
+        url.searchParams.set('page', String(page));
+        url.searchParams.set('pageSize', '100');
+      }),
+    );
     const batch = (await response.json()) as Json[];
     records.push(...batch);
     if (batch.length < 100) break;
@@ -21,7 +23,10 @@ async function allRecords(request: Request, next: Next): Promise<Json[]> {
 }
 
 /** The strings a search looks at. */
-const strings = (record: Json) => Object.values(record).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
+const strings = (record: Json) =>
+  Object.values(record)
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v): v is string => typeof v === 'string');
 
 export const UNLISTED_FAULTS: readonly Fault[] = [
   {
@@ -49,13 +54,17 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     name: 'a default page size of 10',
     caughtBy: 'default_page_size',
     severity: 'warning',
-    handle: (request, next) => next(params(request).has('pageSize') ? request : withUrl(request, (url) => url.searchParams.set('pageSize', '10'))),
+    handle: (request, next) =>
+      next(params(request).has('pageSize') ? request : withUrl(request, (url) => url.searchParams.set('pageSize', '10'))),
   },
   {
     name: 'an empty search finds nothing',
     caughtBy: 'empty_search_no_filter',
     severity: 'warning',
-    handle: (request, next) => next(params(request).get('search') === '' ? withUrl(request, (url) => url.searchParams.set('search', 'zq-nothing-has-this')) : request),
+    handle: (request, next) =>
+      next(
+        params(request).get('search') === '' ? withUrl(request, (url) => url.searchParams.set('search', 'zq-nothing-has-this')) : request,
+      ),
   },
   {
     name: 'pages past the end repeat the last page',
@@ -79,13 +88,20 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     name: '% and _ act as SQL wildcards',
     caughtBy: 'search_special_terms',
     severity: 'warning',
-    handle: (request, next) => next(/[%_]/.test(params(request).get('search') ?? '') ? withUrl(request, (url) => url.searchParams.delete('search')) : request),
+    handle: (request, next) =>
+      next(/[%_]/.test(params(request).get('search') ?? '') ? withUrl(request, (url) => url.searchParams.delete('search')) : request),
   },
   {
     name: 'X-Total-Count with words in it',
     caughtBy: 'response_headers_conformance',
     severity: 'warning',
-    handle: (request, next) => next(request).then((r) => mapPage(r, (records, headers) => (headers.set('x-total-count', `${headers.get('x-total-count')} records`), records))),
+    handle: (request, next) =>
+      next(request).then((r) =>
+        mapPage(r, (records, headers) => {
+          headers.set('x-total-count', `${headers.get('x-total-count')} records`);
+          return records;
+        }),
+      ),
   },
   {
     name: 'pageSize 11..99 gives one record too few',
@@ -119,7 +135,14 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     caughtBy: 'explore_metadata',
     severity: 'warning',
     handle: (request, next) =>
-      next(request).then((r) => (Number(params(request).get('page') ?? '1') > 1 ? mapPage(r, (records, headers) => (headers.set('x-total-count', String(records.length)), records)) : r)),
+      next(request).then((r) =>
+        Number(params(request).get('page') ?? '1') > 1
+          ? mapPage(r, (records, headers) => {
+              headers.set('x-total-count', String(records.length));
+              return records;
+            })
+          : r,
+      ),
   },
   {
     name: 'no key needed when searching',
@@ -149,7 +172,8 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     name: 'any Authorization header accepted instead of the key',
     caughtBy: 'ignored_auth',
     severity: 'error',
-    handle: (request, next) => next(!request.headers.get(KEY_HEADER) && request.headers.get('authorization') ? withHeader(request, KEY_HEADER, VALID_KEY) : request),
+    handle: (request, next) =>
+      next(!request.headers.get(KEY_HEADER) && request.headers.get('authorization') ? withHeader(request, KEY_HEADER, VALID_KEY) : request),
   },
   {
     name: 'unknown query parameters refused',
@@ -158,7 +182,12 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     handle: (request, next) =>
       [...params(request).keys()].every((name) => ['search', 'page', 'pageSize'].includes(name))
         ? next(request)
-        : Promise.resolve(Response.json({ title: 'Unknown parameter', status: 400 }, { status: 400, headers: { 'content-type': 'application/problem+json' } })),
+        : Promise.resolve(
+            Response.json(
+              { title: 'Unknown parameter', status: 400 },
+              { status: 400, headers: { 'content-type': 'application/problem+json' } },
+            ),
+          ),
   },
   {
     name: 'pageSize above 101 capped at 100',

@@ -67,7 +67,9 @@ describe('the public entry', () => {
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/sensor`, { headers: { 'x-api-key': entry.DEFAULT_API_KEY } });
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/sensor`, {
+        headers: { 'x-api-key': entry.DEFAULT_API_KEY },
+      });
       expect(response.status).toBe(200);
       expect(((await response.json()) as unknown[]).length).toBe(2);
       expect(proxy.violations().count).toBe(0);

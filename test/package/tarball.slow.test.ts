@@ -14,7 +14,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { na
 // semver comes with npm's own dependency tree here; it has no types of its own.
 const semver = createRequire(import.meta.url)('semver') as { satisfies(version: string, range: string): boolean };
 
-const MINIMAL_TSCONFIG = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true } };
+const MINIMAL_TSCONFIG = {
+  compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true },
+};
 
 /** What a user writes: the entry's main functions (loadDataFile with only a path) and the spec's types. */
 const CONSUMER = `import { createApp, DEFAULT_API_KEY, loadDataFile, type Alert } from 'tempmon-kit';
@@ -58,7 +60,9 @@ interface Run {
 
 // npm run sets variables describing the repo's own package; the nested installs must not see them.
 const env = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !/^npm_(package_|lifecycle_|config_(local_prefix|prefix|global)$)/i.test(name) && name !== 'INIT_CWD'),
+  Object.entries(process.env).filter(
+    ([name]) => !/^npm_(package_|lifecycle_|config_(local_prefix|prefix|global)$)/i.test(name) && name !== 'INIT_CWD',
+  ),
 );
 
 function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
@@ -130,10 +134,22 @@ describe('the npm tarball', () => {
 
   it('is lean, licensed and publishable', () => {
     const paths = packed.files.map((file) => file.path);
-    for (const needed of ['package.json', 'LICENSE', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/openapi.json', 'spec/openapi.yaml', 'src/types/openapi.ts']) {
+    for (const needed of [
+      'package.json',
+      'LICENSE',
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/main.js',
+      'dist/openapi.json',
+      'spec/openapi.yaml',
+      'src/types/openapi.ts',
+    ]) {
       expect(paths, needed).toContain(needed);
     }
-    const unwanted = paths.filter((path) => /^(test|\.tmp|\.ci|fixtures|node_modules|coverage)\/|(^|\/)\.git|\.test\.|^tsconfig|^vitest/.test(path));
+    const unwanted = paths.filter((path) =>
+      /^(test|\.tmp|\.ci|fixtures|node_modules|coverage)\/|(^|\/)\.git|\.test\.|^tsconfig|^vitest/.test(path),
+    );
     expect(unwanted).toEqual([]);
     expect(packed.size).toBeLessThan(1_000_000);
 
@@ -151,7 +167,9 @@ describe('the npm tarball', () => {
     if (semver.satisfies(process.version, pkg.engines.node)) {
       expect(warnings, `Node ${process.version} satisfies ${pkg.engines.node}`).toEqual([]);
     } else {
-      expect(install.stderr, `Node ${process.version} is outside ${pkg.engines.node}`).toMatch(new RegExp(`EBADENGINE[\\s\\S]*${pkg.name}@${pkg.version.replaceAll('.', '\\.')}`));
+      expect(install.stderr, `Node ${process.version} is outside ${pkg.engines.node}`).toMatch(
+        new RegExp(`EBADENGINE[\\s\\S]*${pkg.name}@${pkg.version.replaceAll('.', '\\.')}`),
+      );
     }
   });
 
@@ -177,7 +195,9 @@ describe('the npm tarball', () => {
     await ok(tsc59, ['-p', consumer], consumer);
     const files = (await ok(tsc7, ['-p', consumer, '--listFiles'], consumer)).stdout.split('\n');
     // Nothing the entry's declarations reach needs node's types (nor undici's, which need them, nor faker's).
-    expect(files.filter((file) => /node_modules\/(@types\/node|undici|undici-types|@hono\/node-server|@faker-js)\//.test(file))).toEqual([]);
+    expect(files.filter((file) => /node_modules\/(@types\/node|undici|undici-types|@hono\/node-server|@faker-js)\//.test(file))).toEqual(
+      [],
+    );
     expect(files.some((file) => file.endsWith(`node_modules/${pkg.name}/dist/index.d.ts`))).toBe(true);
 
     // Without @types/node at all.

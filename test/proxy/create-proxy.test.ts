@@ -34,9 +34,16 @@ describe('tempmon proxy', () => {
     const proxy = await createProxy({ target: 'http://upstream.test', spec, fetch: broken, log: (l) => lines.push(l) });
     const response = await proxy.app.request('/alert?pageSize=3', { headers });
     expect(response.status).toBe(200);
-    const listed = (await (await proxy.app.request('/__tempmon/violations')).json()) as { count: number; violations: { message: string; check: string }[] };
+    const listed = (await (await proxy.app.request('/__tempmon/violations')).json()) as {
+      count: number;
+      violations: { message: string; check: string }[];
+    };
     expect(listed.count).toBe(3);
-    expect(listed.violations.map((v) => v.message)).toEqual(['$[0].id must match format "uuid"', '$[1].id must match format "uuid"', '$[2].id must match format "uuid"']);
+    expect(listed.violations.map((v) => v.message)).toEqual([
+      '$[0].id must match format "uuid"',
+      '$[1].id must match format "uuid"',
+      '$[2].id must match format "uuid"',
+    ]);
     expect(lines[0]).toMatch(/^violation listAlerts 200 \$\[0\]\.id must match format "uuid" \(response_schema_conformance, error\)$/);
     expect(lines.join('\n')).not.toContain(KEY);
   });
@@ -58,7 +65,8 @@ describe('tempmon proxy', () => {
     const refused = await down.app.request('/alert', { headers });
     expect(refused.status).toBe(502);
     expect(await refused.json()).toMatchObject({ status: 502, title: 'Bad Gateway' });
-    const never = (request: Request) => new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    const never = (request: Request) =>
+      new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(new Error('aborted'))));
     const slow = await createProxy({ target: 'http://upstream.test', spec, fetch: never, timeoutMs: 50, log: (l) => lines.push(l) });
     const timedOut = await slow.app.request('/sensor', { headers });
     expect(timedOut.status).toBe(504);

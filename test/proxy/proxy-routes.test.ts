@@ -13,7 +13,11 @@ const lines: string[] = [];
 const proxy = await createProxy({ target: 'http://upstream.test', spec, fetch: upstream, log: (l) => lines.push(l) });
 
 describe('the proxy answers like the mock where it forwards nothing', () => {
-  it.each([['POST', '/alert'], ['DELETE', '/sensor'], ['PUT', '/alert']])('%s %s is 405 with the Allow header, never forwarded', async (method, path) => {
+  it.each([
+    ['POST', '/alert'],
+    ['DELETE', '/sensor'],
+    ['PUT', '/alert'],
+  ])('%s %s is 405 with the Allow header, never forwarded', async (method, path) => {
     const before = forwarded;
     const direct = await mock.request(path, { method, headers: { 'x-api-key': KEY } });
     const through = await proxy.app.request(path, { method, headers: { 'x-api-key': KEY } });
@@ -41,7 +45,9 @@ describe('the proxy answers like the mock where it forwards nothing', () => {
     lines.length = 0;
     await proxy.app.request('/alert?page=0', { headers: { 'x-api-key': KEY } });
     const line = lines.find((l) => l.includes('request_query_conformance'));
-    expect(line).toMatch(/^violation listAlerts request query parameter page must be >= 1 \(got "0"\) \(request_query_conformance, warning\)$/);
+    expect(line).toMatch(
+      /^violation listAlerts request query parameter page must be >= 1 \(got "0"\) \(request_query_conformance, warning\)$/,
+    );
     expect(line).not.toMatch(/\b(\w+) \1\b/);
   });
 });

@@ -50,7 +50,10 @@ describe('CORS', () => {
   });
 
   it('exposes X-Total-Count and Link, on errors too', async () => {
-    for (const headers of [{ 'x-api-key': KEY, Origin: 'https://app.example' }, { Origin: 'https://app.example' }] as Record<string, string>[]) {
+    for (const headers of [{ 'x-api-key': KEY, Origin: 'https://app.example' }, { Origin: 'https://app.example' }] as Record<
+      string,
+      string
+    >[]) {
       const response = await get(app, '/alert', headers);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-expose-headers')).toMatch(/X-Total-Count.*Link/);

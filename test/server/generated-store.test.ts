@@ -52,7 +52,10 @@ describe('a search before the index is ready', () => {
     const search = await app.request('/sensor?search=rotterdam', { headers });
     expect(search.status).toBe(503);
     expect(search.headers.get('retry-after')).toBe('2');
-    expect(await search.json()).toMatchObject({ status: 503, detail: expect.stringMatching(/search index is still being built \(\d+% done\)/) });
+    expect(await search.json()).toMatchObject({
+      status: 503,
+      detail: expect.stringMatching(/search index is still being built \(\d+% done\)/),
+    });
     expect((await app.request('/sensor?page=2500', { headers })).status).toBe(200);
   });
 });

@@ -18,7 +18,12 @@ function links(header: string | null): Record<string, URL> {
 
 describe('paging', () => {
   it('serves the listing in the documented order: record k of page p is record (p-1)n+k', async () => {
-    for (const [page, size] of [[1, 7], [3, 7], [43, 7], [2, 100]] as const) {
+    for (const [page, size] of [
+      [1, 7],
+      [3, 7],
+      [43, 7],
+      [2, 100],
+    ] as const) {
       const { body } = await getJson(app, `/alert?page=${page}&pageSize=${size}`);
       expect(body).toEqual(all.alerts!.slice((page - 1) * size, page * size));
     }
@@ -50,7 +55,11 @@ describe('paging', () => {
 
   it('omits prev on the first page and next on the last', async () => {
     expect(Object.keys(links((await getJson(app, '/alert')).response.headers.get('link'))).sort()).toEqual(['first', 'last', 'next']);
-    expect(Object.keys(links((await getJson(app, '/alert?page=15')).response.headers.get('link'))).sort()).toEqual(['first', 'last', 'prev']);
+    expect(Object.keys(links((await getJson(app, '/alert?page=15')).response.headers.get('link'))).sort()).toEqual([
+      'first',
+      'last',
+      'prev',
+    ]);
     const past = links((await getJson(app, '/alert?page=40')).response.headers.get('link'));
     expect(past.prev!.searchParams.get('page')).toBe('15');
     expect(past.next).toBeUndefined();
@@ -91,7 +100,9 @@ describe('search', () => {
 
   it('returns only records containing the term, in order, counted by X-Total-Count', async () => {
     const { response, body } = await getJson(app, '/sensor?search=ROTTERDAM&pageSize=100');
-    const expected = all.sensors!.filter((s) => Object.values(s).some((v) => typeof v === 'string' && v.toLowerCase().includes('rotterdam')));
+    const expected = all.sensors!.filter((s) =>
+      Object.values(s).some((v) => typeof v === 'string' && v.toLowerCase().includes('rotterdam')),
+    );
     expect(expected.length).toBeGreaterThan(0);
     expect(ids(body)).toEqual(ids(expected));
     expect(response.headers.get('x-total-count')).toBe(String(expected.length));

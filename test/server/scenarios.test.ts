@@ -51,7 +51,11 @@ describe('forced states: Prefer code and __code', () => {
   it('lets a browser send Prefer and read Retry-After', async () => {
     const preflight = await app.request('/alert', {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'prefer,x-api-key' },
+      headers: {
+        Origin: 'http://localhost:3000',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'prefer,x-api-key',
+      },
     });
     expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('prefer');
     const response = await get(app, '/alert', { 'x-api-key': KEY, Prefer: 'code=429', Origin: 'http://localhost:3000' });

@@ -11,7 +11,12 @@ const haystacks = new WeakMap<readonly Record<string, unknown>[], string[][]>();
 const stringsOf = (records: readonly Record<string, unknown>[]) => {
   let strings = haystacks.get(records);
   if (!strings) {
-    strings = records.map((record) => Object.values(record).flat().filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()));
+    strings = records.map((record) =>
+      Object.values(record)
+        .flat()
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => v.toLowerCase()),
+    );
     haystacks.set(records, strings);
   }
   return strings;
@@ -25,7 +30,7 @@ const scan = (records: readonly Record<string, unknown>[], term: string) => {
 
 const build = (records: readonly Record<string, unknown>[], sample = 200, trigrams = false) => {
   const builder = createSearchIndexBuilder(records.slice(0, sample));
-  records.forEach((r) => builder.add(r));
+  for (const r of records) builder.add(r);
   return builder.finish({ trigrams });
 };
 
@@ -36,9 +41,16 @@ describe.each([false, true])('search index (trigrams: %s)', (trigrams) => {
   it('agrees with a plain scan on terms taken from the data, in any case', () => {
     const terms = fc.sample(
       fc.oneof(
-        fc.constantFrom(...alerts!.slice(0, 50)).chain((r) =>
-          fc.constantFrom(...Object.values(r).flat().filter((v): v is string => typeof v === 'string')),
-        ).chain((value) => fc.tuple(fc.nat(value.length), fc.integer({ min: 1, max: 12 })).map(([at, n]) => value.slice(at, at + n))),
+        fc
+          .constantFrom(...alerts!.slice(0, 50))
+          .chain((r) =>
+            fc.constantFrom(
+              ...Object.values(r)
+                .flat()
+                .filter((v): v is string => typeof v === 'string'),
+            ),
+          )
+          .chain((value) => fc.tuple(fc.nat(value.length), fc.integer({ min: 1, max: 12 })).map(([at, n]) => value.slice(at, at + n))),
         fc.string({ maxLength: 4 }),
       ),
       { numRuns: 300, seed: 7 },
@@ -51,7 +63,14 @@ describe.each([false, true])('search index (trigrams: %s)', (trigrams) => {
   });
 
   it('matches pooled values (dictionary fields) and per-record values (text blocks) alike', () => {
-    for (const term of ['rotterdam', 'active', 'ph28-', 'shipment logger', String(sensors![3]!.id), String(sensors![3]!.created_at).slice(0, 13)]) {
+    for (const term of [
+      'rotterdam',
+      'active',
+      'ph28-',
+      'shipment logger',
+      String(sensors![3]!.id),
+      String(sensors![3]!.created_at).slice(0, 13),
+    ]) {
       expect(Array.from(sensorIndex.search(term)), term).toEqual(scan(sensors!, term));
       expect(Array.from(alertIndex.search(term)), term).toEqual(scan(alerts!, term));
     }

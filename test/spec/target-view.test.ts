@@ -24,7 +24,11 @@ describe('targetView of the kit spec', () => {
     expect([...after].filter((p) => !before.has(p))).toEqual([]);
     expect(removed).toContain('#/components/schemas/Problem/properties/errors');
     expect(removed).toContain('#/components/schemas/ParameterError');
-    expect(removed.filter((p) => !p.startsWith('#/components/schemas/Problem/properties/errors') && !p.startsWith('#/components/schemas/ParameterError'))).toEqual([]);
+    expect(
+      removed.filter(
+        (p) => !p.startsWith('#/components/schemas/Problem/properties/errors') && !p.startsWith('#/components/schemas/ParameterError'),
+      ),
+    ).toEqual([]);
   });
 
   it('keeps every RFC 9457 member of Problem, and the mock example of the 400 as it is', () => {
@@ -61,7 +65,11 @@ describe('targetView on its own', () => {
             properties: {
               keep: { type: 'string' },
               default: { type: 'string', [MOCK_ONLY]: 'mock' },
-              inner: { type: 'object', required: ['x', 'y'], properties: { x: { type: 'integer' }, y: { type: 'integer', [MOCK_ONLY]: 'mock' } } },
+              inner: {
+                type: 'object',
+                required: ['x', 'y'],
+                properties: { x: { type: 'integer' }, y: { type: 'integer', [MOCK_ONLY]: 'mock' } },
+              },
             },
           },
         },
@@ -75,8 +83,22 @@ describe('targetView on its own', () => {
   });
 
   it('keeps a marked member of a closed object as unconstrained, so that it stays allowed', () => {
-    const input = doc({ components: { schemas: { A: { type: 'object', additionalProperties: false, properties: { a: { type: 'string' }, m: { type: 'array', [MOCK_ONLY]: 'mock' } } } } } });
-    expect(targetView(input).components?.schemas?.A).toEqual({ type: 'object', additionalProperties: false, properties: { a: { type: 'string' }, m: {} } });
+    const input = doc({
+      components: {
+        schemas: {
+          A: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { a: { type: 'string' }, m: { type: 'array', [MOCK_ONLY]: 'mock' } },
+          },
+        },
+      },
+    });
+    expect(targetView(input).components?.schemas?.A).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: { type: 'string' }, m: {} },
+    });
   });
 
   it('drops marked components, responses, parameters and list elements', () => {
@@ -84,12 +106,21 @@ describe('targetView on its own', () => {
       paths: {
         '/x': {
           get: {
-            parameters: [{ name: 'a', in: 'query' }, { name: 'b', in: 'query', [MOCK_ONLY]: 'mock' }],
+            parameters: [
+              { name: 'a', in: 'query' },
+              { name: 'b', in: 'query', [MOCK_ONLY]: 'mock' },
+            ],
             responses: { '200': { description: 'ok' }, '418': { description: 'teapot', [MOCK_ONLY]: 'mock' } },
           },
         },
       },
-      components: { schemas: { Kept: { type: 'string' }, Gone: { type: 'string', [MOCK_ONLY]: 'mock' }, Any: { allOf: [{ [MOCK_ONLY]: 'mock', minLength: 1 }] } } },
+      components: {
+        schemas: {
+          Kept: { type: 'string' },
+          Gone: { type: 'string', [MOCK_ONLY]: 'mock' },
+          Any: { allOf: [{ [MOCK_ONLY]: 'mock', minLength: 1 }] },
+        },
+      },
     });
     const view = targetView(input);
     expect(view.paths?.['/x']?.get?.parameters).toEqual([{ name: 'a', in: 'query' }]);
@@ -99,7 +130,15 @@ describe('targetView on its own', () => {
 
   it('drops a marked single subschema, such as a media type schema or items', () => {
     const input = doc({
-      paths: { '/x': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', [MOCK_ONLY]: 'mock' } } } } } } } },
+      paths: {
+        '/x': {
+          get: {
+            responses: {
+              '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', [MOCK_ONLY]: 'mock' } } } },
+            },
+          },
+        },
+      },
       components: { schemas: { L: { type: 'array', items: { type: 'string', [MOCK_ONLY]: 'mock' }, maxItems: 3 } } },
     });
     const view = targetView(input);
@@ -112,7 +151,15 @@ describe('targetView on its own', () => {
     const input = doc({
       'x-vendor': { nested: marked },
       components: {
-        schemas: { A: { type: 'object', default: marked, enum: [marked], examples: [marked], properties: { example: { type: 'object', example: marked } } } },
+        schemas: {
+          A: {
+            type: 'object',
+            default: marked,
+            enum: [marked],
+            examples: [marked],
+            properties: { example: { type: 'object', example: marked } },
+          },
+        },
         examples: { E: { value: [marked] } },
       },
     });
@@ -121,9 +168,16 @@ describe('targetView on its own', () => {
 
   it('refuses to leave a reference to a removed object', () => {
     const input = doc({
-      components: { schemas: { Gone: { type: 'string', [MOCK_ONLY]: 'mock' }, User: { type: 'object', properties: { g: { $ref: '#/components/schemas/Gone' } } } } },
+      components: {
+        schemas: {
+          Gone: { type: 'string', [MOCK_ONLY]: 'mock' },
+          User: { type: 'object', properties: { g: { $ref: '#/components/schemas/Gone' } } },
+        },
+      },
     });
-    expect(() => targetView(input)).toThrow('#/components/schemas/User/properties/g: #/components/schemas/Gone points at an object marked x-mock-only');
+    expect(() => targetView(input)).toThrow(
+      '#/components/schemas/User/properties/g: #/components/schemas/Gone points at an object marked x-mock-only',
+    );
     const both = structuredClone(input) as unknown as { components: { schemas: { User: { properties: { g: Record<string, unknown> } } } } };
     both.components.schemas.User.properties.g[MOCK_ONLY] = 'mock';
     expect(targetView(both as unknown as OpenAPIObject).components?.schemas).toEqual({ User: { type: 'object', properties: {} } });

@@ -18,6 +18,14 @@ export const defaultPageSize: ScenarioCheck = {
     if (unusable) return unusable;
     const [x, y] = [recordsOf(bare)!, recordsOf(explicit)!];
     if (identities(x).join() === identities(y).join()) return [];
-    return [{ severity: 'warning', message: `the default page is not page ${page} of size ${size}`, expected: `${y.length} records: ${identities(y).slice(0, 3).join(', ')}…`, actual: `${x.length} records: ${identities(x).slice(0, 3).join(', ')}…`, exchange: bare }];
+    return [
+      {
+        severity: 'warning',
+        message: `the default page is not page ${page} of size ${size}`,
+        expected: `${y.length} records: ${identities(y).slice(0, 3).join(', ')}…`,
+        actual: `${x.length} records: ${identities(x).slice(0, 3).join(', ')}…`,
+        exchange: bare,
+      },
+    ];
   },
 };

@@ -19,7 +19,14 @@ export const documentedOrder: ScenarioCheck = {
       compared += 1;
       const ordered = ta > tb || (ta === tb && String(a.id) <= String(b.id));
       if (!ordered) {
-        return [{ severity: 'warning', message: `records ${i - 1} and ${i} of the listing are out of order`, expected: `${identity(b)} (${String(b.created_at)}) after ${identity(a)}`, actual: `${identity(a)} created ${String(a.created_at)} before ${identity(b)} created ${String(b.created_at)}` }];
+        return [
+          {
+            severity: 'warning',
+            message: `records ${i - 1} and ${i} of the listing are out of order`,
+            expected: `${identity(b)} (${String(b.created_at)}) after ${identity(a)}`,
+            actual: `${identity(a)} created ${String(a.created_at)} before ${identity(b)} created ${String(b.created_at)}`,
+          },
+        ];
       }
     }
     return compared > 0 ? [] : noEvidence('no two neighbouring records both carry a created_at date');

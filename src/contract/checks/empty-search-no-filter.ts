@@ -16,6 +16,14 @@ export const emptySearchNoFilter: ScenarioCheck = {
     if (unusable) return unusable;
     const [x, y] = [recordsOf(plain)!, recordsOf(empty)];
     if (y && identities(x).join() === identities(y).join()) return [];
-    return [{ severity: 'warning', message: 'search= (empty) changed the result', expected: `${x.length} records as without search`, actual: y ? `${y.length} records` : `status ${empty.response?.status ?? empty.error}`, exchange: empty }];
+    return [
+      {
+        severity: 'warning',
+        message: 'search= (empty) changed the result',
+        expected: `${x.length} records as without search`,
+        actual: y ? `${y.length} records` : `status ${empty.response?.status ?? empty.error}`,
+        exchange: empty,
+      },
+    ];
   },
 };

@@ -33,10 +33,14 @@ export const exploreMetadata: ScenarioCheck = {
       const term = request.term?.text ?? '';
       const count = model.matches(term).length;
       const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(term)}` : ''}`;
-      const fail = (message: string, expected: string, actual: string): Judgement => ({ kind: 'fail', finding: { severity: 'warning', message, expected, actual, exchange } });
+      const fail = (message: string, expected: string, actual: string): Judgement => ({
+        kind: 'fail',
+        finding: { severity: 'warning', message, expected, actual, exchange },
+      });
       const headers = exchange.response!.headers;
       const total = headers['x-total-count'];
-      if (total !== undefined && total !== String(count)) return fail(`${where}: X-Total-Count is not the number of records the term finds`, String(count), total);
+      if (total !== undefined && total !== String(count))
+        return fail(`${where}: X-Total-Count is not the number of records the term finds`, String(count), total);
       if (headers.link === undefined) return { kind: 'pass' };
       const links = parseLinks(headers.link, exchange.request.url);
       if (!links) return fail(`${where}: Link does not parse as RFC 8288`, '<url>; rel="..."', headers.link);
@@ -60,9 +64,14 @@ export const exploreMetadata: ScenarioCheck = {
         const size = url.searchParams.get(names.pageSize.name);
         const search = url.searchParams.get(names.search.name);
         if (!pages.map(String).includes(got ?? '') || (size !== null && size !== String(request.size))) {
-          return fail(`${where}: Link rel="${rel}" points at the wrong page`, `page=${pages.join(' or ')}, ${names.pageSize.name}=${request.size}`, url.href);
+          return fail(
+            `${where}: Link rel="${rel}" points at the wrong page`,
+            `page=${pages.join(' or ')}, ${names.pageSize.name}=${request.size}`,
+            url.href,
+          );
         }
-        if (request.term && search !== term) return fail(`${where}: Link rel="${rel}" drops or changes the search`, `${names.search.name}=${term}`, url.href);
+        if (request.term && search !== term)
+          return fail(`${where}: Link rel="${rel}" drops or changes the search`, `${names.search.name}=${term}`, url.href);
       }
       return { kind: 'pass' };
     });

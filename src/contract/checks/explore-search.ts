@@ -29,8 +29,16 @@ export const exploreSearch: ScenarioCheck = {
       const want = identities(found.slice(start, start + request.size));
       const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(term, 40))}` : ''}`;
       const records = recordsOf(exchange);
-      const fail = (message: string, expected: string, actual: string): Judgement => ({ kind: 'fail', finding: { severity: 'warning', message, expected, actual, exchange } });
-      if (!records) return fail(`${where} is not 200 with a JSON array`, want.length === 0 ? '200 []' : '200 with records', `${exchange.response!.status} ${preview(exchange.response!.text, 80)}`);
+      const fail = (message: string, expected: string, actual: string): Judgement => ({
+        kind: 'fail',
+        finding: { severity: 'warning', message, expected, actual, exchange },
+      });
+      if (!records)
+        return fail(
+          `${where} is not 200 with a JSON array`,
+          want.length === 0 ? '200 []' : '200 with records',
+          `${exchange.response!.status} ${preview(exchange.response!.text, 80)}`,
+        );
       const ids = identities(records);
       if (ids.join() === want.join()) return { kind: 'pass' };
       return fail(

@@ -20,11 +20,17 @@ export const ignoredAuth: ScenarioCheck = {
     const baseline = await context.send({});
     if (!recordsOf(baseline)) return noEvidence(`the right key itself did not get a 200 listing: ${describeAnswers([baseline])}`);
     const header = context.operation.apiKeyHeader ?? 'x-api-key';
-    const variants = [...missingKeys(header, context.apiKey, context.seed), ...(context.apiKey ? wrongKeys(context.apiKey, context.seed, GENERATED_KEYS) : [])];
+    const variants = [
+      ...missingKeys(header, context.apiKey, context.seed),
+      ...(context.apiKey ? wrongKeys(context.apiKey, context.seed, GENERATED_KEYS) : []),
+    ];
     const findings: Finding[] = [];
     const unseen: Exchange[] = [];
     for (const variant of variants) {
-      const exchange = await context.send(variant.query ?? {}, { apiKey: variant.apiKey, ...(variant.headers ? { headers: variant.headers } : {}) });
+      const exchange = await context.send(variant.query ?? {}, {
+        apiKey: variant.apiKey,
+        ...(variant.headers ? { headers: variant.headers } : {}),
+      });
       if (!answered(exchange)) {
         unseen.push(exchange);
         continue;
@@ -32,12 +38,30 @@ export const ignoredAuth: ScenarioCheck = {
       const response = exchange.response!;
       const records = recordsOf(exchange) ?? (Array.isArray(response.json) ? response.json : undefined);
       if (response.status < 300) {
-        findings.push({ severity: variant.severity, message: `${variant.label} was accepted`, expected: '401 or 403 without records', actual: `${response.status} ${preview(response.text, 80)}`, exchange });
+        findings.push({
+          severity: variant.severity,
+          message: `${variant.label} was accepted`,
+          expected: '401 or 403 without records',
+          actual: `${response.status} ${preview(response.text, 80)}`,
+          exchange,
+        });
       } else if (records && records.length > 0) {
-        findings.push({ severity: 'error', message: `${variant.label} got records with status ${response.status}`, expected: 'no records', actual: preview(response.text, 80), exchange });
+        findings.push({
+          severity: 'error',
+          message: `${variant.label} got records with status ${response.status}`,
+          expected: 'no records',
+          actual: preview(response.text, 80),
+          exchange,
+        });
       } else if (response.status !== 401 && response.status !== 403) {
         // The interface shows no error statuses; 401/403 is what our spec assumes.
-        findings.push({ severity: 'warning', message: `${variant.label} got ${response.status}`, expected: '401 or 403', actual: String(response.status), exchange });
+        findings.push({
+          severity: 'warning',
+          message: `${variant.label} got ${response.status}`,
+          expected: '401 or 403',
+          actual: String(response.status),
+          exchange,
+        });
       }
     }
     if (unseen.length === variants.length) return noEvidence(`no wrong key got an answer to judge: ${describeAnswers(unseen)}`);

@@ -33,7 +33,9 @@ export function generatedInvalidIntegers(schema: SchemaObject, seed: number, cou
   const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
   const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
   const kinds: fc.Arbitrary<string>[] = [
-    fc.tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 1, max: 99 })).map(([n, f]) => `${n}.${String(f).padStart(2, '0')}`),
+    fc
+      .tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 1, max: 99 }))
+      .map(([n, f]) => `${n}.${String(f).padStart(2, '0')}`),
     fc.constantFrom('one', 'NaN', 'Infinity', 'null', 'true', '[]', '1,2'),
   ];
   if (min !== undefined) kinds.push(fc.integer({ min: -2_147_483_648, max: min - 1 }).map(String));

@@ -35,7 +35,8 @@ export const linkHeader: ScenarioCheck = {
     const header = exchange.response?.headers.link;
     if (header === undefined) return notApplicable('the target sends no Link header (an optional header)');
     const links = parseLinks(header, exchange.request.url);
-    if (!links) return [{ severity: 'warning', message: 'Link does not parse as RFC 8288', expected: '<url>; rel="..."', actual: header, exchange }];
+    if (!links)
+      return [{ severity: 'warning', message: 'Link does not parse as RFC 8288', expected: '<url>; rel="..."', actual: header, exchange }];
     const findings: Finding[] = [];
     const last = Math.max(1, Math.ceil(listing.records.length / size));
     const expected: Record<string, number | undefined> = {

@@ -11,6 +11,8 @@ export const maxResponseTime: ResponseCheck = {
   inspect(exchange, { maxResponseTimeMs }) {
     const took = exchange.response?.durationMs;
     if (maxResponseTimeMs === undefined || took === undefined || took <= maxResponseTimeMs) return [];
-    return [{ severity: 'error', message: `response took ${took} ms`, expected: `<= ${maxResponseTimeMs} ms`, actual: `${took} ms`, exchange }];
+    return [
+      { severity: 'error', message: `response took ${took} ms`, expected: `<= ${maxResponseTimeMs} ms`, actual: `${took} ms`, exchange },
+    ];
   },
 };

@@ -18,7 +18,9 @@ export const negativeDataRejection: ScenarioCheck = {
     const unseen: Exchange[] = [];
     let sent = 0;
     for (const parameter of [context.parameters.page, context.parameters.pageSize]) {
-      const values = [...new Set([...invalidIntegerValues(parameter.schema), ...generatedInvalidIntegers(parameter.schema, context.seed, GENERATED)])];
+      const values = [
+        ...new Set([...invalidIntegerValues(parameter.schema), ...generatedInvalidIntegers(parameter.schema, context.seed, GENERATED)]),
+      ];
       for (const value of values) {
         const exchange = await context.send({ [parameter.name]: value });
         sent += 1;

@@ -1,4 +1,14 @@
-import { answered, describeAnswers, needListing, noEvidence, pageQuery, recordsOf, unusable, type Finding, type ScenarioCheck } from '../check.ts';
+import {
+  answered,
+  describeAnswers,
+  needListing,
+  noEvidence,
+  pageQuery,
+  recordsOf,
+  unusable,
+  type Finding,
+  type ScenarioCheck,
+} from '../check.ts';
 import type { Exchange } from '../types.ts';
 
 /** A page holds pageSize records, or all the rest on the last page. */

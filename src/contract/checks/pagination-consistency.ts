@@ -12,7 +12,14 @@ export const paginationConsistency: ScenarioCheck = {
   async run(context) {
     const listing = await context.listing();
     if (listing.repeated) {
-      return [{ severity: 'error', message: `the listing's pages overlap: ${listing.problem ?? ''}`, expected: 'every record on one page only', actual: `${listing.repeated.id} again on page ${listing.repeated.page}` }];
+      return [
+        {
+          severity: 'error',
+          message: `the listing's pages overlap: ${listing.problem ?? ''}`,
+          expected: 'every record on one page only',
+          actual: `${listing.repeated.id} again on page ${listing.repeated.page}`,
+        },
+      ];
     }
     const missing = needListing(listing, 1);
     if (missing) return missing;
@@ -33,7 +40,11 @@ export const paginationConsistency: ScenarioCheck = {
       });
     }
     const all = identities(listing.records);
-    for (const [page, size] of [[2, 3], [3, 5], [2, 7]] as const) {
+    for (const [page, size] of [
+      [2, 3],
+      [3, 5],
+      [2, 7],
+    ] as const) {
       const start = (page - 1) * size;
       if (start >= all.length) continue;
       const exchange = await context.send(pageQuery(context, page, size));

@@ -24,7 +24,8 @@ export const positiveDataAcceptance: ScenarioCheck = {
       if (!answered(exchange)) unseen.push(exchange);
       else if (!recordsOf(exchange)) findings.push(unusable(exchange, severity, `${new URLSearchParams(query)} was refused`));
     }
-    if (unseen.length > 0 && findings.length === 0) return noEvidence(`${unseen.length} of ${probes.length} valid requests got no answer to judge: ${describeAnswers(unseen)}`);
+    if (unseen.length > 0 && findings.length === 0)
+      return noEvidence(`${unseen.length} of ${probes.length} valid requests got no answer to judge: ${describeAnswers(unseen)}`);
     return findings;
   },
 };

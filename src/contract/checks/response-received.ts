@@ -8,6 +8,14 @@ export const responseReceived: ResponseCheck = {
   evidence: 'any request sent',
   inspect(exchange) {
     if (!exchange.error) return [];
-    return [{ severity: 'error', message: `no usable response: ${exchange.error}`, expected: 'a complete response', actual: exchange.error, exchange }];
+    return [
+      {
+        severity: 'error',
+        message: `no usable response: ${exchange.error}`,
+        expected: 'a complete response',
+        actual: exchange.error,
+        exchange,
+      },
+    ];
   },
 };

@@ -39,13 +39,17 @@ export const responseSchemaConformance: ResponseCheck = {
       headers: { 'content-type': mediaType },
       body: response.json,
     });
-    return diagnostics
-      .filter((d) => d.path[0] === 'body')
-      .map((d) => toFinding(d.path.slice(1), d.message, d.keyword, exchange, context));
+    return diagnostics.filter((d) => d.path[0] === 'body').map((d) => toFinding(d.path.slice(1), d.message, d.keyword, exchange, context));
   },
 };
 
-function toFinding(path: readonly string[], prismMessage: string, keyword: string | undefined, exchange: Exchange, context: OperationContext): Finding {
+function toFinding(
+  path: readonly string[],
+  prismMessage: string,
+  keyword: string | undefined,
+  exchange: Exchange,
+  context: OperationContext,
+): Finding {
   const value = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], exchange.response?.json);
   const where = `$${path.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('')}`;
   const detail = prismMessage.replace(/^Response body (property \S+ )?/, '');
@@ -63,7 +67,13 @@ function toFinding(path: readonly string[], prismMessage: string, keyword: strin
  * null in place of an omitted value, and constraints other than type and format (which the interface
  * states) on fields marked x-assumed, such as the 0..100 scale of battery_level.
  */
-function severityOf(path: readonly string[], value: unknown, keyword: string | undefined, exchange: Exchange, context: OperationContext): Finding['severity'] {
+function severityOf(
+  path: readonly string[],
+  value: unknown,
+  keyword: string | undefined,
+  exchange: Exchange,
+  context: OperationContext,
+): Finding['severity'] {
   if ((exchange.response?.status ?? 0) >= 400 || value === null) return 'warning';
   if (keyword === 'type' || keyword === 'format') return 'error';
   const field = path[1];

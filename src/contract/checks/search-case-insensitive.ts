@@ -21,8 +21,17 @@ export const searchCaseInsensitive: ScenarioCheck = {
     if (unusable) return unusable;
     const [x, y] = [recordsOf(a)!, recordsOf(b)!];
     // Nothing found in the term's own case: what other case finds proves nothing about case.
-    if (x.length === 0 && y.length === 0) return noEvidence(`searching ${JSON.stringify(picked.term)}, taken from a record, found nothing in either case`);
+    if (x.length === 0 && y.length === 0)
+      return noEvidence(`searching ${JSON.stringify(picked.term)}, taken from a record, found nothing in either case`);
     if (identities(x).join() === identities(y).join()) return [];
-    return [{ severity: 'warning', message: `searching ${JSON.stringify(swapped)} differs from ${JSON.stringify(picked.term)}`, expected: identities(x).join(', ') || '[]', actual: identities(y).join(', ') || '[]', exchange: b }];
+    return [
+      {
+        severity: 'warning',
+        message: `searching ${JSON.stringify(swapped)} differs from ${JSON.stringify(picked.term)}`,
+        expected: identities(x).join(', ') || '[]',
+        actual: identities(y).join(', ') || '[]',
+        exchange: b,
+      },
+    ];
   },
 };

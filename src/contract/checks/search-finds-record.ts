@@ -20,11 +20,23 @@ export const searchFindsRecord: ScenarioCheck = {
     const records = recordsOf(exchange)!;
     const findings: Finding[] = [];
     if (!identities(records).includes(identity(picked.record))) {
-      findings.push({ severity: 'warning', message: `searching ${JSON.stringify(picked.term)} did not find ${identity(picked.record)}`, expected: `a result ${identity(picked.record)}`, actual: `${records.length} results`, exchange });
+      findings.push({
+        severity: 'warning',
+        message: `searching ${JSON.stringify(picked.term)} did not find ${identity(picked.record)}`,
+        expected: `a result ${identity(picked.record)}`,
+        actual: `${records.length} results`,
+        exchange,
+      });
     }
     const strays = records.filter((r) => !containsTerm(r, picked.term));
     if (strays.length > 0) {
-      findings.push({ severity: 'warning', message: `${strays.length} of ${records.length} results do not contain ${JSON.stringify(picked.term)}`, expected: 'every result contains the term', actual: identities(strays.slice(0, 3)).join(', '), exchange });
+      findings.push({
+        severity: 'warning',
+        message: `${strays.length} of ${records.length} results do not contain ${JSON.stringify(picked.term)}`,
+        expected: 'every result contains the term',
+        actual: identities(strays.slice(0, 3)).join(', '),
+        exchange,
+      });
     }
     return findings;
   },

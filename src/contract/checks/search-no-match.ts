@@ -20,6 +20,14 @@ export const searchNoMatch: ScenarioCheck = {
     if (unusable) return unusable;
     const records = recordsOf(exchange)!;
     if (records.length === 0) return [];
-    return [{ severity: 'error', message: `searching ${JSON.stringify(term)}, which no record can contain, gave ${records.length} records: the search parameter looks ignored`, expected: '[]', actual: preview(records[0], 80), exchange }];
+    return [
+      {
+        severity: 'error',
+        message: `searching ${JSON.stringify(term)}, which no record can contain, gave ${records.length} records: the search parameter looks ignored`,
+        expected: '[]',
+        actual: preview(records[0], 80),
+        exchange,
+      },
+    ];
   },
 };

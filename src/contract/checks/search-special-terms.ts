@@ -30,7 +30,13 @@ export const searchSpecialTerms: ScenarioCheck = {
       const strays = records.filter((r) => !containsTerm(r, term));
       if (strays.length === 0) continue;
       const shown = term.length > 20 ? `${term.slice(0, 20)}… (${term.length} characters)` : term;
-      findings.push({ severity: 'warning', message: `${strays.length} results for ${JSON.stringify(shown)} do not contain it literally`, expected: 'only records containing the term', actual: identities(strays.slice(0, 3)).join(', '), exchange });
+      findings.push({
+        severity: 'warning',
+        message: `${strays.length} results for ${JSON.stringify(shown)} do not contain it literally`,
+        expected: 'only records containing the term',
+        actual: identities(strays.slice(0, 3)).join(', '),
+        exchange,
+      });
     }
     if (unusable.length === SPECIAL_TERMS.length) return noEvidence(`no special term got a 200 array: ${describeAnswers(unusable)}`);
     return findings;

@@ -18,15 +18,19 @@ export function containsTerm(record: unknown, term: string): boolean {
  */
 export async function pickSearchTerm(context: OperationContext): Promise<{ term: string; record: Record<string, unknown> } | undefined> {
   const schema = context.document.components?.schemas?.[context.operation.itemSchema];
-  const properties = schema ? resolveRef<SchemaObject>(context.document, schema).properties ?? {} : {};
+  const properties = schema ? (resolveRef<SchemaObject>(context.document, schema).properties ?? {}) : {};
   const fields = Object.entries(properties)
     .filter(([, p]) => 'type' in p && p.type === 'string' && !('format' in p))
     .map(([name]) => name);
   const { records } = await context.listing();
   for (const field of fields) {
     const counts = new Map<string, number>();
-    for (const r of records) if (typeof r[field] === 'string') counts.set((r[field] as string).toLowerCase(), (counts.get((r[field] as string).toLowerCase()) ?? 0) + 1);
-    const record = records.find((r) => typeof r[field] === 'string' && (r[field] as string).length >= 4 && counts.get((r[field] as string).toLowerCase()) === 1);
+    for (const r of records)
+      if (typeof r[field] === 'string')
+        counts.set((r[field] as string).toLowerCase(), (counts.get((r[field] as string).toLowerCase()) ?? 0) + 1);
+    const record = records.find(
+      (r) => typeof r[field] === 'string' && (r[field] as string).length >= 4 && counts.get((r[field] as string).toLowerCase()) === 1,
+    );
     if (record) return { term: record[field] as string, record };
   }
   return undefined;
@@ -37,6 +41,9 @@ export async function pickSearchTerm(context: OperationContext): Promise<{ term:
  * answer does not depend on the model, and `--seed` replays it.
  */
 export function noMatchTerm(seed: number, index = 0): string {
-  const [term] = fc.sample(fc.string({ unit: fc.constantFrom(...'bcdfghjkmnpqrstvwxz0123456789'), minLength: 24, maxLength: 24 }), { seed: seed + index, numRuns: 1 });
+  const [term] = fc.sample(fc.string({ unit: fc.constantFrom(...'bcdfghjkmnpqrstvwxz0123456789'), minLength: 24, maxLength: 24 }), {
+    seed: seed + index,
+    numRuns: 1,
+  });
   return `zq${term ?? ''}`;
 }

@@ -16,6 +16,14 @@ export const stableOrder: ScenarioCheck = {
     if (unusable) return unusable;
     const [x, y] = [identities(recordsOf(first)!), identities(recordsOf(second)!)];
     if (x.join() === y.join()) return [];
-    return [{ severity: 'error', message: 'the same request gave different records or order', expected: x.join(', '), actual: y.join(', '), exchange: second }];
+    return [
+      {
+        severity: 'error',
+        message: 'the same request gave different records or order',
+        expected: x.join(', '),
+        actual: y.join(', '),
+        exchange: second,
+      },
+    ];
   },
 };

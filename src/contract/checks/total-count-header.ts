@@ -17,18 +17,36 @@ export const totalCountHeader: ScenarioCheck = {
     if (header === undefined) return notApplicable('the target sends no X-Total-Count (an optional header)');
     const findings: Finding[] = [];
     if (!/^\d+$/.test(header)) {
-      findings.push({ severity: 'warning', message: 'X-Total-Count is not a non-negative integer', expected: 'an integer', actual: header, exchange });
+      findings.push({
+        severity: 'warning',
+        message: 'X-Total-Count is not a non-negative integer',
+        expected: 'an integer',
+        actual: header,
+        exchange,
+      });
     } else {
       const missing = needListing(listing, 0, true);
       if (missing) return missing;
       if (Number(header) !== listing.records.length) {
-        findings.push({ severity: 'warning', message: 'X-Total-Count differs from the records enumerated', expected: String(listing.records.length), actual: header, exchange });
+        findings.push({
+          severity: 'warning',
+          message: 'X-Total-Count differs from the records enumerated',
+          expected: String(listing.records.length),
+          actual: header,
+          exchange,
+        });
       }
     }
     const none = await context.send({ [context.parameters.search.name]: noMatchTerm(context.seed) });
     const noneHeader = none.response?.headers['x-total-count'];
     if (none.response?.status === 200 && noneHeader !== undefined && noneHeader !== '0') {
-      findings.push({ severity: 'warning', message: 'X-Total-Count ignores the search', expected: '0', actual: noneHeader, exchange: none });
+      findings.push({
+        severity: 'warning',
+        message: 'X-Total-Count ignores the search',
+        expected: '0',
+        actual: noneHeader,
+        exchange: none,
+      });
     }
     return findings;
   },

@@ -31,14 +31,21 @@ export function wrongKeys(key: string, seed: number, count: number): AuthVariant
     label: `the key with character ${i + 1} of ${n} edited`,
     apiKey: key.slice(0, i) + otherChar(key[i] ?? 'a', pick) + key.slice(i + 1),
   }));
-  const shortened = fc.integer({ min: 0, max: Math.max(0, n - 1) }).map((len) => ({ label: `the key cut to ${len} of ${n} characters`, apiKey: key.slice(0, len) }));
+  const shortened = fc
+    .integer({ min: 0, max: Math.max(0, n - 1) })
+    .map((len) => ({ label: `the key cut to ${len} of ${n} characters`, apiKey: key.slice(0, len) }));
   const extended = fc.tuple(fc.constantFrom(...ALPHABET), fc.boolean()).map(([c, front]) => ({
     label: `the key with a character ${front ? 'before' : 'after'} it`,
     apiKey: front ? c + key : key + c,
   }));
   const recased = fc.constantFrom('upper', 'lower', 'swapped').map((how) => ({
     label: `the key in ${how} case`,
-    apiKey: how === 'upper' ? key.toUpperCase() : how === 'lower' ? key.toLowerCase() : [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
+    apiKey:
+      how === 'upper'
+        ? key.toUpperCase()
+        : how === 'lower'
+          ? key.toLowerCase()
+          : [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
   }));
   const sampled = fc.sample(fc.oneof(edited, shortened, extended, recased), { seed, numRuns: count * 3 });
   const fixed = [
@@ -62,8 +69,22 @@ export function missingKeys(keyHeader: string, key: string | undefined, seed: nu
     { label: 'an empty key', apiKey: '', severity: 'error' },
     { label: 'a random key', apiKey: `tm-${token}`, severity: 'error' },
     { label: 'no key but an Authorization bearer token', apiKey: null, headers: { authorization: `Bearer ${token}` }, severity: 'error' },
-    { label: 'no key but Basic credentials', apiKey: null, headers: { authorization: `Basic ${Buffer.from(`admin:${token}`).toString('base64')}` }, severity: 'error' },
+    {
+      label: 'no key but Basic credentials',
+      apiKey: null,
+      headers: { authorization: `Basic ${Buffer.from(`admin:${token}`).toString('base64')}` },
+      severity: 'error',
+    },
     // The interface puts the key in a header; a server that also takes it from the URL is looser, not broken.
-    ...(key ? [{ label: `the right key in the query (?${keyHeader}=…) instead of the header`, apiKey: null, query: { [keyHeader]: key }, severity: 'warning' as const }] : []),
+    ...(key
+      ? [
+          {
+            label: `the right key in the query (?${keyHeader}=…) instead of the header`,
+            apiKey: null,
+            query: { [keyHeader]: key },
+            severity: 'warning' as const,
+          },
+        ]
+      : []),
   ];
 }

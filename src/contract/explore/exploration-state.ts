@@ -22,8 +22,15 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
   let state = states.get(context);
   if (!state) {
     const header = context.operation.apiKeyHeader;
-    const wrong = header ? [...missingKeys(header, undefined, context.seed), ...(context.apiKey ? wrongKeys(context.apiKey, context.seed, 8) : [])] : [];
-    state = context.listing().then((listing) => ({ model: createListingModel(listing), reference: createReferencePages(context), send: createQueryMemo(context), wrong }));
+    const wrong = header
+      ? [...missingKeys(header, undefined, context.seed), ...(context.apiKey ? wrongKeys(context.apiKey, context.seed, 8) : [])]
+      : [];
+    state = context.listing().then((listing) => ({
+      model: createListingModel(listing),
+      reference: createReferencePages(context),
+      send: createQueryMemo(context),
+      wrong,
+    }));
     states.set(context, state);
   }
   return state;

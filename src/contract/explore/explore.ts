@@ -17,7 +17,11 @@ const MAX_SHRINKS = 120;
  * first failure is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with
  * the seed that replays it. No evidence when no generated request got an answer that could be judged.
  */
-export async function explore<T>(context: OperationContext, arbitrary: fc.Arbitrary<T>, judge: (value: T) => Promise<Judgement>): Promise<Finding[] | Skip> {
+export async function explore<T>(
+  context: OperationContext,
+  arbitrary: fc.Arbitrary<T>,
+  judge: (value: T) => Promise<Judgement>,
+): Promise<Finding[] | Skip> {
   let judged = 0;
   const unusable: Exchange[] = [];
   let failure: Finding | undefined;
@@ -39,7 +43,8 @@ export async function explore<T>(context: OperationContext, arbitrary: fc.Arbitr
     return [{ ...failure, message: `${failure.message} (request ${details.numRuns} of ${context.examples}${shrunk})`, seed: context.seed }];
   }
   if (details.failed && details.errorInstance) throw details.errorInstance;
-  if (judged === 0) return noEvidence(`none of ${context.examples} generated requests got an answer to judge: ${describeAnswers(unusable)}`);
+  if (judged === 0)
+    return noEvidence(`none of ${context.examples} generated requests got an answer to judge: ${describeAnswers(unusable)}`);
   return [];
 }
 

@@ -42,14 +42,16 @@ const NO_MATCH_ALPHABET = [...'bcdfghjkmnpqrstvwxz0123456789'];
 
 /** Swaps the case of every letter, or of some, keeping at least one change when the text has letters. */
 const recase = (text: string, mask: number) =>
-  [...text].map((c, i) => ((mask >> i % 31) & 1 || i === 0 ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join('');
+  [...text].map((c, i) => ((mask >> (i % 31)) & 1 || i === 0 ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join('');
 
 /**
  * Terms drawn from the model: whole values, fragments of them, either in other letter case, a term no
  * record can contain (high entropy, never shrunk: a shrunk one might occur), and the empty term.
  */
 export function termArbitrary(model: ListingModel): fc.Arbitrary<Term> {
-  const absent = fc.noShrink(fc.string({ unit: fc.constantFrom(...NO_MATCH_ALPHABET), minLength: 20, maxLength: 20 })).map((s): Term => ({ kind: 'absent-term', text: `zq${s}` }));
+  const absent = fc
+    .noShrink(fc.string({ unit: fc.constantFrom(...NO_MATCH_ALPHABET), minLength: 20, maxLength: 20 }))
+    .map((s): Term => ({ kind: 'absent-term', text: `zq${s}` }));
   const empty = fc.constant<Term>({ kind: 'empty', text: '' });
   if (model.values.length === 0) return fc.oneof(absent, empty);
   const value = fc.nat({ max: model.values.length - 1 }).map((i) => model.values[i]!);
@@ -64,7 +66,13 @@ export function termArbitrary(model: ListingModel): fc.Arbitrary<Term> {
   const recased = fc
     .tuple(fc.oneof(whole, fragment), fc.nat())
     .map(([term, mask]): Term => ({ kind: 'recased', text: recase(term.text, mask) }));
-  return fc.oneof({ arbitrary: whole, weight: 3 }, { arbitrary: fragment, weight: 3 }, { arbitrary: recased, weight: 2 }, { arbitrary: absent, weight: 1 }, { arbitrary: empty, weight: 1 });
+  return fc.oneof(
+    { arbitrary: whole, weight: 3 },
+    { arbitrary: fragment, weight: 3 },
+    { arbitrary: recased, weight: 2 },
+    { arbitrary: absent, weight: 1 },
+    { arbitrary: empty, weight: 1 },
+  );
 }
 
 /** Page positions: first, middle, last, just past the end, and far past it up to 2^53 - 1. */
@@ -73,7 +81,9 @@ export const pageArbitrary: fc.Arbitrary<PagePosition> = fc.oneof(
   fc.double({ min: 0, max: 1, noNaN: true }).map((fraction): PagePosition => ({ at: 'middle', fraction })),
   fc.constant<PagePosition>({ at: 'last' }),
   fc.constant<PagePosition>({ at: 'past' }),
-  fc.oneof(fc.integer({ min: 2, max: 2 ** 31 - 1 }), fc.constant(Number.MAX_SAFE_INTEGER)).map((page): PagePosition => ({ at: 'far', page })),
+  fc
+    .oneof(fc.integer({ min: 2, max: 2 ** 31 - 1 }), fc.constant(Number.MAX_SAFE_INTEGER))
+    .map((page): PagePosition => ({ at: 'far', page })),
 );
 
 /** Generated requests over the spec's page-size range, each part present or not. */
@@ -83,21 +93,27 @@ export function requestArbitrary(model: ListingModel, parameters: ListingParamet
   const size = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max));
   // Absent first, so a failure shrinks towards the plainest request; present more often, so most requests
   // pin a page and size (where the slice rules bite) and a good share search nothing (full pages).
-  const maybe = <T>(arbitrary: fc.Arbitrary<T>, weight: number) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary, weight });
+  const maybe = <T>(arbitrary: fc.Arbitrary<T>, weight: number) =>
+    fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary, weight });
   return fc
     .record({
       term: maybe(termArbitrary(model), 2),
       page: maybe(pageArbitrary, 4),
       pageSize: maybe(size, 4),
       // One request in ten goes without the right key, when the caller has wrong credentials to send.
-      credentials: credentials > 0 ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.nat({ max: credentials - 1 }), weight: 1 }) : fc.constant(undefined),
+      credentials:
+        credentials > 0
+          ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.nat({ max: credentials - 1 }), weight: 1 })
+          : fc.constant(undefined),
     })
-    .map(({ term, page, pageSize, credentials: wrong }): GeneratedRequest => ({
-      ...(term ? { term } : {}),
-      ...(page ? { page } : {}),
-      ...(pageSize !== undefined ? { pageSize } : {}),
-      ...(wrong !== undefined ? { credentials: wrong } : {}),
-    }));
+    .map(
+      ({ term, page, pageSize, credentials: wrong }): GeneratedRequest => ({
+        ...(term ? { term } : {}),
+        ...(page ? { page } : {}),
+        ...(pageSize !== undefined ? { pageSize } : {}),
+        ...(wrong !== undefined ? { credentials: wrong } : {}),
+      }),
+    );
 }
 
 /** Makes a generated request concrete: page positions become page numbers for the model's result count. */
@@ -107,12 +123,17 @@ export function resolveRequest(request: GeneratedRequest, model: ListingModel, p
   const last = Math.max(1, Math.ceil(count / size));
   const position = request.page;
   const page =
-    position === undefined ? Number(parameters.page.schema.default)
-    : position.at === 'first' ? 1
-    : position.at === 'middle' ? 1 + Math.floor(position.fraction * (last - 1))
-    : position.at === 'last' ? last
-    : position.at === 'past' ? last + 1
-    : Math.max(position.page, last + 2);
+    position === undefined
+      ? Number(parameters.page.schema.default)
+      : position.at === 'first'
+        ? 1
+        : position.at === 'middle'
+          ? 1 + Math.floor(position.fraction * (last - 1))
+          : position.at === 'last'
+            ? last
+            : position.at === 'past'
+              ? last + 1
+              : Math.max(position.page, last + 2);
   const query: Record<string, string> = {};
   if (request.term) query[parameters.search.name] = request.term.text;
   if (request.page) query[parameters.page.name] = String(page);

@@ -16,7 +16,9 @@ export interface ListingModel {
 
 /** The strings a search looks at in a record: string fields and the strings of array fields. */
 export function searchableStrings(record: Record<string, unknown>): string[] {
-  return Object.values(record).flatMap((value) => (Array.isArray(value) ? value : [value])).filter((v): v is string => typeof v === 'string');
+  return Object.values(record)
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
+    .filter((v): v is string => typeof v === 'string');
 }
 
 /**

@@ -18,7 +18,11 @@ export function createReferencePages(context: OperationContext) {
     const key = `${term ?? '\u0000'}|${n}`;
     let exchange = pages.get(key);
     if (!exchange) {
-      exchange = context.send({ ...(term === undefined ? {} : { [search.name]: term }), [page.name]: String(n), [pageSize.name]: String(max) });
+      exchange = context.send({
+        ...(term === undefined ? {} : { [search.name]: term }),
+        [page.name]: String(n),
+        [pageSize.name]: String(max),
+      });
       pages.set(key, exchange);
     }
     return exchange;

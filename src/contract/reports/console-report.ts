@@ -3,10 +3,16 @@ import { redact, type Secrets } from '../redact.ts';
 import type { CheckOutcome, ContractReport, Verdict } from '../types.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
-const VERDICT: Record<Verdict, string> = { conformant: 'conformant', 'not conformant': 'NOT conformant', inconclusive: 'INCONCLUSIVE', 'could not run': 'COULD NOT RUN' };
+const VERDICT: Record<Verdict, string> = {
+  conformant: 'conformant',
+  'not conformant': 'NOT conformant',
+  inconclusive: 'INCONCLUSIVE',
+  'could not run': 'COULD NOT RUN',
+};
 
 /** The command that replays a generated failure: the same seed, that check alone. */
-export const replayCommand = (target: string, seed: number, check: string) => `tempmon contract --target '${target}' --seed ${seed} --checks ${check}`;
+export const replayCommand = (target: string, seed: number, check: string) =>
+  `tempmon contract --target '${target}' --seed ${seed} --checks ${check}`;
 
 /**
  * The report for a terminal or a CI log: one block per check (operations inside), each failure with
@@ -21,7 +27,10 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
     const worst = (['failed', 'warned', 'passed', 'skipped'] as const).find((s) => outcomes.some((o) => o.status === s))!;
     lines.push(`${MARK[worst]} ${check}: ${outcomes[0]!.description}`);
     for (const outcome of outcomes) {
-      if (outcome.status === 'skipped') lines.push(`  ${outcome.operationId}: skipped, ${outcome.skipReason ?? ''}${outcome.skipCause === 'no-evidence' && outcome.evidence && !/^(data changed|the run's)/.test(outcome.skipReason ?? '') ? ` (needs ${outcome.evidence})` : ''}`);
+      if (outcome.status === 'skipped')
+        lines.push(
+          `  ${outcome.operationId}: skipped, ${outcome.skipReason ?? ''}${outcome.skipCause === 'no-evidence' && outcome.evidence && !/^(data changed|the run's)/.test(outcome.skipReason ?? '') ? ` (needs ${outcome.evidence})` : ''}`,
+        );
       for (const failure of outcome.failures) {
         const times = (failure.occurrences ?? 1) > 1 ? ` (${failure.occurrences} times)` : '';
         lines.push(`  ${outcome.operationId} ${failure.severity.toUpperCase()}: ${failure.message}${times}`);

@@ -29,7 +29,10 @@ export function jsonReport(report: ContractReport, secrets: Secrets): string {
     ...report,
     outcomes: report.outcomes.map((outcome) => ({
       ...outcome,
-      failures: outcome.failures.map(({ exchange, ...failure }) => ({ ...failure, ...(exchange ? { exchange: exchangeSummary(exchange) } : {}) })),
+      failures: outcome.failures.map(({ exchange, ...failure }) => ({
+        ...failure,
+        ...(exchange ? { exchange: exchangeSummary(exchange) } : {}),
+      })),
     })),
   };
   return redact(`${JSON.stringify(data, null, 2)}\n`, secrets);

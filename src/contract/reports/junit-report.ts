@@ -6,6 +6,7 @@ import type { CheckOutcome, ContractReport, Failure } from '../types.ts';
 // XML 1.0 forbids most control characters even when escaped; a hostile body must not break the file.
 const escapeXml = (text: string) =>
   text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this removes
     .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
