@@ -14,9 +14,9 @@ const LIMIT = 512;
 export class AnswerCache {
   readonly #answers = new Map<string, Answer>();
 
-  /** The key of a request's answer: data version, the Prefer example asked for, and the full URL. */
-  static key(version: number, href: string, empty: boolean): string {
-    return `${version}|${empty ? 'empty|' : ''}${href}`;
+  /** The key of a request's answer: data identity, the Prefer example asked for, and the full URL. */
+  static key(identity: string, href: string, empty: boolean): string {
+    return `${identity}|${empty ? 'empty|' : ''}${href}`;
   }
 
   get(key: string): Answer | undefined {

@@ -95,7 +95,7 @@ export function createMock(options: AppOptions = {}): Mock {
     const answer = listingAnswerer(
       operation,
       () => store.collection(key),
-      () => store.version,
+      () => store.identity,
       validator,
       new AnswerCache(),
     );

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { COLLECTIONS } from '../fixtures/collections.ts';
 import { inDocumentedOrder } from '../fixtures/documented-order.ts';
 import type { Dataset, DatasetOptions } from '../fixtures/generate-dataset.ts';
@@ -11,8 +12,11 @@ export interface DatasetStore {
   collection(key: string): RecordStore;
   /** Serves `data` from now on; requests already running finish on the old data. */
   replace(data: Dataset): void;
-  /** Changes on every replace, so caches of answers know they are stale. */
-  readonly version: number;
+  /**
+   * Names the data being served: the seed and counts, or a hash of the records. It differs between datasets,
+   * so an ETag from a run with other data never matches, and it changes when watch mode loads other data.
+   */
+  readonly identity: string;
 }
 
 const EMPTY = createRecordStore([]);
@@ -20,15 +24,15 @@ const EMPTY = createRecordStore([]);
 /** A store serving `data` in the documented order, whatever its order. */
 export function createDatasetStore(data: Dataset): DatasetStore {
   let stores = new Map<string, RecordStore>();
-  let version = 0;
+  let identity = '';
   const store: DatasetStore = {
     collection: (key) => stores.get(key) ?? EMPTY,
     replace(next) {
       stores = new Map(Object.entries(next).map(([key, records]) => [key, createRecordStore(inDocumentedOrder(records))]));
-      version += 1;
+      identity = `data:${hashDataset(next)}`;
     },
-    get version() {
-      return version;
+    get identity() {
+      return identity;
     },
   };
   store.replace(data);
@@ -46,8 +50,22 @@ export function createGeneratedDatasetStore(factory: RecordFactory, options: Dat
     replace(data) {
       replaced = createDatasetStore(data);
     },
-    get version() {
-      return replaced ? replaced.version : 0;
+    get identity() {
+      return replaced
+        ? replaced.identity
+        : `seed:${options.seed}:${Object.entries(options.counts)
+            .map(([k, n]) => `${k}=${n}`)
+            .join(',')}`;
     },
   };
+}
+
+/** A hash of a dataset's records, collection by collection in key order: once per load, never per request. */
+function hashDataset(data: Dataset): string {
+  const hash = createHash('sha1');
+  for (const key of Object.keys(data).sort()) {
+    hash.update(`${key}\u0000`);
+    for (const record of data[key] ?? []) hash.update(`${JSON.stringify(record)}\n`);
+  }
+  return hash.digest('base64url');
 }

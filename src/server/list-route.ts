@@ -25,14 +25,15 @@ export type Answerer = (url: URL, empty: boolean) => Outcome;
 export function listingAnswerer(
   operation: Operation,
   store: () => RecordStore,
-  version: () => number,
+  /** The data's identity (see DatasetStore): part of every cache key and ETag. */
+  identity: () => string,
   validator: SchemaValidator,
   answers: AnswerCache,
 ): Answerer {
   listingParameters(operation);
   const parse = createQueryParser(operation.queryParameters, validator);
   return (url, empty) => {
-    const key = AnswerCache.key(version(), url.href, empty);
+    const key = AnswerCache.key(identity(), url.href, empty);
     const cached = answers.get(key);
     if (cached) return { answer: cached };
     const query = parse(url.searchParams);
@@ -48,9 +49,9 @@ export function listingAnswerer(
       body,
       total: result.total,
       link: linkHeader(url.href, LISTING_PARAMETERS, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) }),
-      // The page is a function of the data version and the normalised query, so those identify it:
+      // The page is a function of the data's identity and the normalised query, so those identify it:
       // hashing them is much cheaper than hashing the body.
-      etag: `"${createHash('sha1').update(`${version()}|${empty}|${term}|${page}|${pageSize}`).digest('base64url')}"`,
+      etag: `"${createHash('sha1').update(`${identity()}|${empty}|${term}|${page}|${pageSize}`).digest('base64url')}"`,
     };
     answers.set(key, answer);
     return { answer };
