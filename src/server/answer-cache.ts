@@ -2,7 +2,8 @@
 export interface Answer {
   readonly body: string;
   readonly total: number;
-  readonly link: string;
+  /** Absent when it would be too long (see MAX_LINK_BYTES). */
+  readonly link: string | undefined;
   readonly etag: string;
   /** The body's bytes and full headers, made the first time the fast path serves it. */
   wire?: { readonly bytes: Buffer; readonly headers: Record<string, string> };

@@ -64,7 +64,7 @@ function wire(answer: Answer) {
       'content-type': 'application/json',
       'content-length': String(bytes.length),
       'x-total-count': String(answer.total),
-      link: answer.link,
+      ...(answer.link ? { link: answer.link } : {}),
       etag: answer.etag,
     },
   };

@@ -25,7 +25,8 @@ export function forcedResponse(operation: Operation): MiddlewareHandler {
     const status = code !== undefined && /^\d{3}$/.test(code) ? Number(code) : undefined;
     if (status === undefined || !forcible.has(status)) return next();
     const headers: Record<string, string> = {};
-    if (preferred !== undefined) headers['Preference-Applied'] = `code=${status}`;
+    // Appended, so a delay= applied before it stays listed; ?__code= is reported the same way.
+    c.header('Preference-Applied', `code=${status}`, { append: true });
     if (RETRY_STATUSES.has(status)) headers['Retry-After'] = '1';
     const how = preferred !== undefined ? `Prefer: code=${status}` : `${FORCE_PARAMETER}=${status}`;
     return problem(c, problemFor(status)!, `Forced by ${how}.`, { headers });

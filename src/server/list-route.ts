@@ -32,6 +32,7 @@ export function listingAnswerer(
 ): Answerer {
   listingParameters(operation);
   const parse = createQueryParser(operation.queryParameters, validator);
+  const kept = operation.queryParameters.map((p) => p.name);
   return (url, empty) => {
     const key = AnswerCache.key(identity(), url.href, empty);
     const cached = answers.get(key);
@@ -48,7 +49,7 @@ export function listingAnswerer(
     const answer: Answer = {
       body,
       total: result.total,
-      link: linkHeader(url.href, LISTING_PARAMETERS, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) }),
+      link: linkHeader(url.href, LISTING_PARAMETERS, kept, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) }),
       // The page is a function of the data's identity and the normalised query, so those identify it:
       // hashing them is much cheaper than hashing the body.
       etag: `"${createHash('sha1').update(`${identity()}|${empty}|${term}|${page}|${pageSize}`).digest('base64url')}"`,
@@ -78,7 +79,11 @@ export function listRoute(answerer: Answerer): Handler {
       });
     }
     const { answer } = outcome;
-    const headers: Record<string, string> = { 'X-Total-Count': String(answer.total), Link: answer.link, ETag: answer.etag };
+    const headers: Record<string, string> = {
+      'X-Total-Count': String(answer.total),
+      ...(answer.link ? { Link: answer.link } : {}),
+      ETag: answer.etag,
+    };
     if (empty) c.header('Preference-Applied', 'example=empty', { append: true });
     const match = c.req.header('if-none-match');
     if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag || tag.trim() === '*')) {

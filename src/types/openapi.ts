@@ -417,7 +417,7 @@ export interface components {
          */
         "X-Total-Count": number;
         /**
-         * @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages, as absolute URLs.
+         * @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages, as absolute URLs carrying the request's own search, page and pageSize (never other parameters); left out when it would exceed 2,048 bytes.
          * @example <http://127.0.0.1:4010/alert?page=1&pageSize=20>; rel="first", <http://127.0.0.1:4010/alert?page=2&pageSize=20>; rel="next", <http://127.0.0.1:4010/alert?page=16&pageSize=20>; rel="last"
          */
         Link: string;

@@ -23,7 +23,8 @@ describe('forced states: Prefer code and __code', () => {
   it('does the same with ?__code=, and needs no key', async () => {
     const response = await get(app, '/sensor?__code=503', {});
     expect(response.status).toBe(503);
-    expect(response.headers.get('preference-applied')).toBeNull();
+    // Reported as applied too (issue 11): a client sees what it got, whichever way it asked.
+    expect(response.headers.get('preference-applied')).toBe('code=503');
     expect(await response.json()).toMatchObject({ detail: 'Forced by __code=503.' });
   });
 
