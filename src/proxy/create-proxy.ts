@@ -5,6 +5,7 @@ import type { FetchLike } from '../contract/http-client.ts';
 import { describeNetworkError } from '../contract/http-client.ts';
 import type { Exchange } from '../contract/types.ts';
 import { browserCors } from '../server/browser-cors.ts';
+import { validHost } from '../server/valid-host.ts';
 import { addSpecRoutes } from '../server/docs-page.ts';
 import { CORS_RESPONSE_HEADERS } from '../server/fast-path.ts';
 import { createQueryParser } from '../server/parse-query.ts';
@@ -68,6 +69,7 @@ export async function createProxy(options: ProxyOptions) {
   const app = new Hono();
   const operations = listOperations(document).filter((op) => op.method === 'get');
   app.use('*', browserCors(operations));
+  app.use('*', validHost());
   app.get('/__tempmon/violations', (c) => c.json({ count, violations }));
   // The spec and its interactive reference, with the mock's own handlers; "Try it out" goes through the proxy.
   addSpecRoutes(app, options.spec);
@@ -163,7 +165,7 @@ export async function createProxy(options: ProxyOptions) {
       }),
     );
   }
-  app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${new URL(c.req.url).pathname}.`));
+  app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
   /** Forwards GET/HEAD listings straight from node:http, skipping the Fetch API objects; false for anything else. */
   const fastPath = (request: IncomingMessage, response: ServerResponse): boolean => {
     const raw = request.url ?? '/';

@@ -11,6 +11,7 @@ import { apiKeyAuth } from './api-key-auth.ts';
 import { browserCors } from './browser-cors.ts';
 import { createDatasetStore, createGeneratedDatasetStore, type DatasetStore } from './dataset-store.ts';
 import { addSpecRoutes } from './docs-page.ts';
+import { validHost } from './valid-host.ts';
 import { errorRate } from './error-rate.ts';
 import { createFastPath, type FastListing } from './fast-path.ts';
 import { forcedResponse } from './forced-response.ts';
@@ -86,6 +87,7 @@ export function createMock(options: AppOptions = {}): Mock {
 
   const app = new Hono();
   app.use('*', browserCors(operations));
+  app.use('*', validHost());
   addSpecRoutes(app, spec);
 
   const listings: FastListing[] = [];
@@ -113,10 +115,10 @@ export function createMock(options: AppOptions = {}): Mock {
     );
   }
 
-  app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${new URL(c.req.url).pathname}.`));
+  app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
   // Never leak a stack trace (or anything else) to the client; the cause goes to the server's log.
   app.onError((error, c) => {
-    console.error(`tempmon: unexpected error on ${c.req.method} ${new URL(c.req.url).pathname}: ${error.message}`);
+    console.error(`tempmon: unexpected error on ${c.req.method} ${c.req.path}: ${error.message}`);
     return problem(c, PROBLEMS.internal, 'The mock failed unexpectedly; this is a bug in tempmon-kit.');
   });
   // Simulated conditions must see every request, so they turn the fast path off.

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { pathAndQuery } from './request-url.ts';
 
 /** The fixed part of an RFC 9457 problem: its type, title and status. */
 export interface ProblemTemplate {
@@ -18,6 +19,7 @@ export interface ParameterError {
 /** Every problem the mock can answer with, in one place. */
 export const PROBLEMS = {
   invalidQuery: { type: 'urn:tempmon:problem:invalid-query', title: 'Invalid query parameter', status: 400 },
+  invalidHost: { type: 'urn:tempmon:problem:invalid-host', title: 'Invalid Host header', status: 400 },
   unauthorized: { type: 'urn:tempmon:problem:unauthorized', title: 'Missing or unknown API key', status: 401 },
   forbidden: { type: 'urn:tempmon:problem:forbidden', title: 'Forbidden', status: 403 },
   notFound: { type: 'about:blank', title: 'Not Found', status: 404 },
@@ -46,8 +48,8 @@ export function problem(
   detail: string,
   extra: { errors?: readonly ParameterError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
 ): Response {
-  const url = new URL(c.req.url);
-  const body = problemBody(template, detail, url.pathname + url.search, {
+  // Cut from the raw text, never parsed: a problem about an unparsable URL must not throw on it.
+  const body = problemBody(template, detail, pathAndQuery(c.req.url), {
     ...(extra.errors ? { errors: extra.errors } : {}),
     ...extra.extra,
   });

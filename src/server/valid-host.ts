@@ -1,0 +1,17 @@
+import type { MiddlewareHandler } from 'hono';
+import { PROBLEMS, problem } from './problem.ts';
+import { parsedUrl, pathAndQuery } from './request-url.ts';
+
+/**
+ * Refuses a request whose Host (or absolute-form target) makes no valid URL with 400 problem+json, and
+ * logs why. Placed first after CORS, so every route after it may parse the URL, and the refusal carries
+ * CORS headers like any other answer.
+ */
+export function validHost(log: (line: string) => void = (line) => console.error(line)): MiddlewareHandler {
+  return async (c, next) => {
+    if (parsedUrl(c.req.url)) return next();
+    const host = c.req.header('host') ?? '(none)';
+    log(`tempmon: refused ${c.req.method} ${pathAndQuery(c.req.url)}: invalid Host ${JSON.stringify(host.slice(0, 100))}`);
+    return problem(c, PROBLEMS.invalidHost, `The Host header ${JSON.stringify(host.slice(0, 100))} does not make a valid URL.`);
+  };
+}
