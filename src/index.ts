@@ -2,29 +2,29 @@
  * tempmon-kit: mock server and contract-testing kit for the temperature-monitoring alert and sensor
  * listings. This is the one public entry; everything else is internal.
  *
- * The public types are declared here, not re-exported, where an internal module's declarations name
- * node:http (the mock's and the proxy's fast paths) or undici (the contract's HTTP client): dist/index.d.ts
- * must type-check in a project without @types/node. The internals keep node's own types; the checks at
- * the end of this file keep both sides in step.
+ * dist/index.d.ts must type-check in a project without @types/node: options are re-exported from modules
+ * that name neither node:http nor undici, and the results that do (the mock's and the proxy's fast paths)
+ * are declared here structurally; the checks at the end of this file keep both sides in step.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { ALL_CHECKS as CHECKS } from './contract/checks/index.ts';
-import { runContract as runContractInternal, type ContractOptions as InternalContractOptions } from './contract/run-contract.ts';
+import type { ContractOptions } from './contract/contract-options.ts';
+import { runContract as runContractInternal } from './contract/run-contract.ts';
 import type { ContractReport } from './contract/types.ts';
 import type { Dataset, DatasetOptions } from './fixtures/generate-dataset.ts';
 import { REFERENCE_DATE as REFERENCE } from './fixtures/seeded-faker.ts';
-import { createProxy as createProxyInternal, type ProxyOptions as InternalProxyOptions } from './proxy/create-proxy.ts';
+import { createProxy as createProxyInternal } from './proxy/create-proxy.ts';
+import type { ProxyOptions } from './proxy/proxy-options.ts';
 import type { Violation } from './proxy/validate-exchange.ts';
 import {
   createApp as createAppInternal,
   createMock as createMockInternal,
   DEFAULT_API_KEY as DEFAULT_KEY,
-  type AppOptions as InternalAppOptions,
   type Mock as InternalMock,
-  type ScenarioOptions as InternalScenarioOptions,
 } from './server/create-app.ts';
+import type { AppOptions } from './server/app-options.ts';
 import type { DatasetStore } from './server/dataset-store.ts';
 import type { LatencyRange } from './server/latency.ts';
 import { nodeListener as nodeListenerInternal } from './server/node-listener.ts';
@@ -34,7 +34,10 @@ import type { components } from './types/openapi.ts';
 export { consoleReport } from './contract/reports/console-report.ts';
 export { junitReport } from './contract/reports/junit-report.ts';
 export { jsonReport } from './contract/reports/json-report.ts';
-export type { CheckOutcome, ContractReport, Failure, Severity } from './contract/types.ts';
+export type { CheckOutcome, ContractReport, Failure, FetchLike, Severity } from './contract/types.ts';
+export type { ContractOptions } from './contract/contract-options.ts';
+export type { ProxyOptions } from './proxy/proxy-options.ts';
+export type { AppOptions, ScenarioOptions } from './server/app-options.ts';
 export { ContractSetupError } from './contract/types.ts';
 export { generateDataset, DEFAULT_DATASET, type Dataset, type DatasetOptions } from './fixtures/generate-dataset.ts';
 export { generateRecord } from './fixtures/generate-record.ts';
@@ -60,33 +63,6 @@ export type Problem = components['schemas']['Problem'];
 
 /** The key the mock accepts when none is configured. Documented, and only ever meant for local use. */
 export const DEFAULT_API_KEY = DEFAULT_KEY;
-
-/** Simulated network and server conditions, for building loading, error and rate-limited states. */
-export interface ScenarioOptions {
-  /** Delay of every listing response, fixed or a range in milliseconds. */
-  readonly latency?: LatencyRange;
-  /** Share of listing requests (0..1) answered with 500 or 503. */
-  readonly errorRate?: number;
-  /** Requests per second per key before 429. */
-  readonly rateLimit?: number;
-  /** Seed of the random draws (latency, faults); defaults to the dataset's seed. */
-  readonly seed?: number;
-}
-
-/** Options of {@link createApp}. Everything is optional: the default is the kit's spec and dataset. */
-export interface AppOptions {
-  /** The contract to serve; defaults to the kit's `spec/openapi.yaml`. */
-  readonly spec?: LoadedSpec;
-  /** Accepted API keys; defaults to `[DEFAULT_API_KEY]`. */
-  readonly apiKeys?: readonly string[];
-  /** Records to serve (as from a data file); they are served in the documented order. */
-  readonly data?: Dataset;
-  /** A store to serve from instead, for data that changes while serving (watch mode). */
-  readonly store?: DatasetStore;
-  /** Seed and counts of generated data, used when neither `data` nor `store` is given. */
-  readonly dataset?: DatasetOptions;
-  readonly scenarios?: ScenarioOptions;
-}
 
 /**
  * Creates the mock server as a plain Hono app: use `app.request()` in tests, `app.fetch` as a fetch
@@ -150,38 +126,6 @@ export function nodeListener(mock: Mock, log?: (line: string) => void): NodeRequ
 
 // --- The contract kit --------------------------------------------------------------------------------
 
-/** A fetch-compatible function: an in-process app's `fetch` (tests, the kit's own mock). */
-export type FetchLike = (input: Request) => Promise<Response> | Response;
-
-/** Options of {@link runContract}. */
-export interface ContractOptions {
-  /** Base URL of the server under test. */
-  readonly target: string;
-  readonly apiKey?: string;
-  readonly document: OpenAPIObject;
-  /** Names of the checks to run (see {@link ALL_CHECKS}); all by default. */
-  readonly checks?: readonly string[];
-  /** Warnings (assumptions, undocumented fields) fail the run too. */
-  readonly strict?: boolean;
-  readonly timeoutMs?: number;
-  readonly maxPages?: number;
-  readonly maxResponseTimeMs?: number;
-  readonly maxBodyBytes?: number;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Seed of the generated requests (random by default, and reported, so a run can be replayed). */
-  readonly seed?: number;
-  /** Generated requests per exploration check and operation (default 100). */
-  readonly examples?: number;
-  /** The whole run's deadline (default 5 minutes): checks not started by then are skipped. */
-  readonly maxDurationMs?: number;
-  /** At most this many requests per second. */
-  readonly rate?: number;
-  /** Retries of a 429 (honouring Retry-After). */
-  readonly maxRetries?: number;
-  /** How to send requests; undici by default, an app's fetch for an in-process target. */
-  readonly fetch?: FetchLike;
-}
-
 /**
  * Runs the selected checks against every operation of the spec and grades the result. Never throws
  * for anything the target does; only (ContractSetupError) when the run looks misconfigured: the target
@@ -209,23 +153,6 @@ export interface CheckInfo {
 export const ALL_CHECKS: readonly CheckInfo[] = CHECKS;
 
 // --- The validating proxy ----------------------------------------------------------------------------
-
-/** Options of {@link createProxy}. */
-export interface ProxyOptions {
-  /** Base URL of the real deployment. */
-  readonly target: string;
-  readonly spec: LoadedSpec;
-  /** Upstream time limit, body included; beyond it the client gets 504. */
-  readonly timeoutMs?: number;
-  /** Answer 502 with the violations instead of passing a non-conformant response through. */
-  readonly errors?: boolean;
-  /** Data file to record the records seen into. */
-  readonly record?: string;
-  /** One line per violation or upstream failure; never the key. */
-  readonly log?: (line: string) => void;
-  /** How to reach the target (global fetch by default). */
-  readonly fetch?: FetchLike;
-}
 
 /** A running validating proxy (see {@link createProxy}). */
 export interface ValidatingProxy {
@@ -255,16 +182,12 @@ export async function createProxy(options: ProxyOptions): Promise<ValidatingProx
 export const REFERENCE_DATE: Date = REFERENCE;
 
 // --- Checks that the declarations above match the internal ones --------------------------------------
-// Type-only: nothing here is emitted. Same = mutually assignable with the same keys (so a new optional
-// option of the internals fails the build until it is declared here too).
+// Type-only: nothing here is emitted. Same = mutually assignable with the same keys. The option types are
+// the internals' own (node-free modules); only the results, which name node:http, are declared twice.
 
 type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : false) : false;
 type Assert<T extends true> = T;
 type _InStep = Assert<
-  | Same<AppOptions, InternalAppOptions>
-  | Same<ScenarioOptions, InternalScenarioOptions>
-  | Same<ContractOptions, InternalContractOptions>
-  | Same<ProxyOptions, InternalProxyOptions>
   | Same<Omit<Mock, 'fastPath'>, Omit<InternalMock, 'fastPath'>>
   | Same<Omit<ValidatingProxy, 'fastPath'>, Omit<Awaited<ReturnType<typeof createProxyInternal>>, 'fastPath'>>
 >;

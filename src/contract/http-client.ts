@@ -1,9 +1,8 @@
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { redact, redactValue, type Secrets } from './redact.ts';
-import type { Exchange, RecordedRequest, RecordedResponse } from './types.ts';
+import type { Exchange, FetchLike, RecordedRequest, RecordedResponse } from './types.ts';
 
-/** A fetch-compatible function: an in-process app's `fetch` (tests, the kit's own mock). */
-export type FetchLike = (input: Request) => Promise<Response> | Response;
+export type { FetchLike } from './types.ts';
 
 /** How the kit reaches a target. */
 export interface HttpClientOptions {

@@ -3,38 +3,12 @@ import { listOperations, type Operation } from '../spec/operations.ts';
 import { identities, noEvidence, recordsOf, type Check, type Finding, type OperationContext, type Skip } from './check.ts';
 import { ALL_CHECKS, selectChecks } from './checks/index.ts';
 import { grade } from './grade.ts';
-import { createHttpClient, DEADLINE_REACHED, type FetchLike } from './http-client.ts';
+import type { ContractOptions } from './contract-options.ts';
+import { createHttpClient, DEADLINE_REACHED } from './http-client.ts';
 import { createOperationContext } from './operation-context.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure } from './types.ts';
 
-/** Options of {@link runContract}. */
-export interface ContractOptions {
-  /** Base URL of the server under test. */
-  readonly target: string;
-  readonly apiKey?: string;
-  readonly document: OpenAPIObject;
-  /** Names of the checks to run; all by default. */
-  readonly checks?: readonly string[];
-  /** Warnings (assumptions, undocumented fields) fail the run too. */
-  readonly strict?: boolean;
-  readonly timeoutMs?: number;
-  readonly maxPages?: number;
-  readonly maxResponseTimeMs?: number;
-  readonly maxBodyBytes?: number;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Seed of the generated requests (random by default, and reported, so a run can be replayed). */
-  readonly seed?: number;
-  /** Generated requests per exploration check and operation (default 100). */
-  readonly examples?: number;
-  /** The whole run's deadline (default 5 minutes): checks not started by then are skipped. */
-  readonly maxDurationMs?: number;
-  /** At most this many requests per second. */
-  readonly rate?: number;
-  /** Retries of a 429 (honouring Retry-After). */
-  readonly maxRetries?: number;
-  /** How to send requests; undici by default, an app's fetch for an in-process target. */
-  readonly fetch?: FetchLike;
-}
+export type { ContractOptions } from './contract-options.ts';
 
 /** Defaults of a run, shown in the CLI's help. */
 export const CONTRACT_DEFAULTS = { examples: 100, maxDurationMs: 300_000, maxPages: 50, timeoutMs: 10_000 } as const;

@@ -1,3 +1,6 @@
+/** A fetch-compatible function: an in-process app's `fetch` (tests, the kit's own mock). */
+export type FetchLike = (input: Request) => Promise<Response> | Response;
+
 /** How bad a failure is: an error breaks what the interface states; a warning breaks only what our spec assumes. */
 export type Severity = 'error' | 'warning';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
-import type { FetchLike } from '../contract/http-client.ts';
 import { describeNetworkError } from '../contract/http-client.ts';
 import type { Exchange } from '../contract/types.ts';
 import { browserCors } from '../server/browser-cors.ts';
+import type { ProxyOptions } from './proxy-options.ts';
 import { validHost } from '../server/valid-host.ts';
 import { addSpecRoutes } from '../server/docs-page.ts';
 import { CORS_RESPONSE_HEADERS } from '../server/fast-path.ts';
@@ -17,22 +17,7 @@ import { createRecorder } from './recorder.ts';
 import { UpstreamTimeout, fetchUpstream, nodeUpstream, type UpstreamResponse } from './upstream.ts';
 import { exchangeValidator, type Violation } from './validate-exchange.ts';
 
-/** Options of {@link createProxy}. */
-export interface ProxyOptions {
-  /** Base URL of the real deployment. */
-  readonly target: string;
-  readonly spec: LoadedSpec;
-  /** Upstream time limit, body included; beyond it the client gets 504. */
-  readonly timeoutMs?: number;
-  /** Answer 502 with the violations instead of passing a non-conformant response through. */
-  readonly errors?: boolean;
-  /** Data file to record the records seen into. */
-  readonly record?: string;
-  /** One line per violation or upstream failure; never the key. */
-  readonly log?: (line: string) => void;
-  /** How to reach the target (global fetch by default). */
-  readonly fetch?: FetchLike;
-}
+export type { ProxyOptions } from './proxy-options.ts';
 
 // Per RFC 9110, connection-specific headers are not forwarded; the Fetch API sets its own length.
 const HOP_BY_HOP = new Set([

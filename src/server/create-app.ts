@@ -7,6 +7,7 @@ import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache } from './answer-cache.ts';
+import type { AppOptions } from './app-options.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { browserCors } from './browser-cors.ts';
 import { createDatasetStore, createGeneratedDatasetStore, type DatasetStore } from './dataset-store.ts';
@@ -24,32 +25,7 @@ import { rateLimit } from './rate-limit.ts';
 /** The key the mock accepts when none is configured. Documented, and only ever meant for local use. */
 export const DEFAULT_API_KEY = 'tempmon-dev-key';
 
-/** Simulated network and server conditions, for building loading, error and rate-limited states. */
-export interface ScenarioOptions {
-  /** Delay of every listing response, fixed or a range in milliseconds. */
-  readonly latency?: LatencyRange;
-  /** Share of listing requests (0..1) answered with 500 or 503. */
-  readonly errorRate?: number;
-  /** Requests per second per key before 429. */
-  readonly rateLimit?: number;
-  /** Seed of the random draws (latency, faults); defaults to the dataset's seed. */
-  readonly seed?: number;
-}
-
-/** Options of {@link createApp}. Everything is optional: the default is the kit's spec and dataset. */
-export interface AppOptions {
-  /** The contract to serve; defaults to the kit's `spec/openapi.yaml`. */
-  readonly spec?: LoadedSpec;
-  /** Accepted API keys; defaults to `[DEFAULT_API_KEY]`. */
-  readonly apiKeys?: readonly string[];
-  /** Records to serve (as from a data file); they are served in the documented order. */
-  readonly data?: Dataset;
-  /** A store to serve from instead, for data that changes while serving (watch mode). */
-  readonly store?: DatasetStore;
-  /** Seed and counts of generated data, used when neither `data` nor `store` is given. */
-  readonly dataset?: DatasetOptions;
-  readonly scenarios?: ScenarioOptions;
-}
+export type { AppOptions, ScenarioOptions } from './app-options.ts';
 
 const STREAM = { latency: 1, faults: 2 } as const;
 

@@ -1,0 +1,33 @@
+// The options of runContract, apart from the runner: the public entry re-exports them, and nothing here may
+// name undici or node:http (dist/index.d.ts must type-check without @types/node).
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import type { FetchLike } from './types.ts';
+
+/** Options of {@link runContract}. */
+export interface ContractOptions {
+  /** Base URL of the server under test. */
+  readonly target: string;
+  readonly apiKey?: string;
+  readonly document: OpenAPIObject;
+  /** Names of the checks to run; all by default. */
+  readonly checks?: readonly string[];
+  /** Warnings (assumptions, undocumented fields) fail the run too. */
+  readonly strict?: boolean;
+  readonly timeoutMs?: number;
+  readonly maxPages?: number;
+  readonly maxResponseTimeMs?: number;
+  readonly maxBodyBytes?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Seed of the generated requests (random by default, and reported, so a run can be replayed). */
+  readonly seed?: number;
+  /** Generated requests per exploration check and operation (default 100). */
+  readonly examples?: number;
+  /** The whole run's deadline (default 5 minutes): checks not started by then are skipped. */
+  readonly maxDurationMs?: number;
+  /** At most this many requests per second. */
+  readonly rate?: number;
+  /** Retries of a 429 (honouring Retry-After). */
+  readonly maxRetries?: number;
+  /** How to send requests; undici by default, an app's fetch for an in-process target. */
+  readonly fetch?: FetchLike;
+}
