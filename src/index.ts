@@ -108,6 +108,8 @@ export interface Mock {
   readonly app: Hono;
   /** Answers a repeated listing request from cache; false when the app must answer it. */
   readonly fastPath: NodeFastPath;
+  /** Hides the configured keys in a text about a request (a URL for a log line of your own, say). */
+  readonly hideKeys: (text: string) => string;
 }
 
 /** Creates the app and its fast path (see {@link createApp}). */
@@ -117,8 +119,9 @@ export function createMock(options?: AppOptions): Mock {
 
 /**
  * The node:http request listener of a mock: its fast path for cached answers, then the full app.
- * With `log`, one line per request (method, path and query, status, duration); headers, and so the
- * key, are never logged. `http.createServer(nodeListener(createMock()))` serves it.
+ * With `log`, one line per request (method, path and query, status, duration); headers are never
+ * logged, and a configured key sent in the URL is redacted. `http.createServer(nodeListener(createMock()))`
+ * serves it.
  */
 export function nodeListener(mock: Mock, log?: (line: string) => void): NodeRequestListener {
   return nodeListenerInternal(mock, log) as NodeRequestListener;
@@ -159,6 +162,8 @@ export interface ValidatingProxy {
   readonly app: Hono;
   /** Forwards a listing request straight from node:http; false when the app must answer it. */
   readonly fastPath: NodeFastPath;
+  /** Hides the key a request sent in its key header, in a text about that request (a log line). */
+  readonly hideKeysOf: (headers: Readonly<Record<string, string | string[] | undefined>>) => (text: string) => string;
   /** The violations seen so far (the newest 1000) and how many there were in all. */
   readonly violations: () => { count: number; violations: Violation[] };
   /** Writes the records seen to the `record` file now. */

@@ -1,6 +1,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
+import { requestLog } from '../server/request-log.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { listen } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
@@ -56,14 +57,10 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     log,
   });
   const listener = getRequestListener(proxy.app.fetch);
+  const logRequest = values.quiet ? undefined : requestLog(log, (request) => proxy.hideKeysOf(request.headers));
   const { server, url: bound } = await listen(
     (request, response) => {
-      if (!values.quiet) {
-        const started = performance.now();
-        response.once('finish', () =>
-          log(`${request.method} ${request.url} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`),
-        );
-      }
+      logRequest?.(request, response);
       if (!proxy.fastPath(request, response)) void listener(request, response);
     },
     host,

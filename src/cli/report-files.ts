@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { consoleReport } from '../contract/reports/console-report.ts';
 import { jsonReport } from '../contract/reports/json-report.ts';
 import { junitReport } from '../contract/reports/junit-report.ts';
-import type { Secrets } from '../contract/redact.ts';
+import type { Secrets } from '../secrets/redact.ts';
 import type { ContractReport } from '../contract/types.ts';
 import { CliError } from './cli-error.ts';
 

@@ -1,4 +1,4 @@
-import { API_KEY_PLACEHOLDER } from './redact.ts';
+import { API_KEY_PLACEHOLDER } from '../secrets/redact.ts';
 import type { RecordedRequest } from './types.ts';
 
 const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;

@@ -1,5 +1,5 @@
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { redact, redactValue, type Secrets } from './redact.ts';
+import { redact, redactValue, type Secrets } from '../secrets/redact.ts';
 import type { Exchange, FetchLike, RecordedRequest, RecordedResponse } from './types.ts';
 
 export type { FetchLike } from './types.ts';

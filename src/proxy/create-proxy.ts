@@ -8,6 +8,7 @@ import type { ProxyOptions } from './proxy-options.ts';
 import { validHost } from '../server/valid-host.ts';
 import { addSpecRoutes } from '../server/docs-page.ts';
 import { CORS_RESPONSE_HEADERS } from '../server/fast-path.ts';
+import { type HideKeys, keyHider } from '../server/hide-keys.ts';
 import { createQueryParser } from '../server/parse-query.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
@@ -53,6 +54,14 @@ export async function createProxy(options: ProxyOptions) {
 
   const app = new Hono();
   const operations = listOperations(document).filter((op) => op.method === 'get');
+  const keyHeaders = [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))];
+  /** Hides the key a request sent (in its key header) wherever the proxy itself quotes that request. */
+  const hideKeysOf = (headers: Readonly<Record<string, string | string[] | undefined>>): HideKeys =>
+    keyHider(keyHeaders.flatMap((name) => headers[name] ?? []));
+  app.use('*', async (c, next) => {
+    c.set('hideKeys', hideKeysOf(c.req.header()));
+    await next();
+  });
   app.use('*', browserCors(operations));
   app.use('*', validHost());
   app.get('/__tempmon/violations', (c) => c.json({ count, violations }));
@@ -65,7 +74,9 @@ export async function createProxy(options: ProxyOptions) {
     const parseQuery = createQueryParser(operation.queryParameters, validator);
     const forward = async (incoming: URL, requestHeaders: Record<string, string | undefined>): Promise<Reply> => {
       const url = `${base}${operation.path}${incoming.search}`;
-      const where = `${incoming.pathname}${incoming.search}`;
+      const hide = hideKeysOf(requestHeaders);
+      // The proxy's own words about the request (log lines, its problem documents) never quote the key.
+      const where = hide(`${incoming.pathname}${incoming.search}`);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(requestHeaders))
         if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) headers[name] = value;
@@ -79,9 +90,13 @@ export async function createProxy(options: ProxyOptions) {
       } catch (error) {
         const timedOut = error instanceof UpstreamTimeout;
         const reason = timedOut ? (error as Error).message : describeNetworkError(error);
-        log(`upstream ${timedOut ? 'timeout' : 'failure'} ${operation.operationId} ${where}: ${reason}`);
+        log(`upstream ${timedOut ? 'timeout' : 'failure'} ${operation.operationId} ${where}: ${hide(reason)}`);
         const template = timedOut ? PROBLEMS.gatewayTimeout : PROBLEMS.badGateway;
-        return problemReply(template, `The target ${timedOut ? 'did not answer in time' : 'could not be reached'}: ${reason}.`, where);
+        return problemReply(
+          template,
+          hide(`The target ${timedOut ? 'did not answer in time' : 'could not be reached'}: ${reason}.`),
+          where,
+        );
       }
       const { text } = answer;
       const responseHeaders = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
@@ -119,7 +134,9 @@ export async function createProxy(options: ProxyOptions) {
         violations.push(violation);
         if (violations.length > MAX_VIOLATIONS) violations.shift();
         log(
-          `violation ${violation.operationId} ${violation.status ?? 'request'} ${violation.message} (${violation.check}, ${violation.severity})`,
+          hide(
+            `violation ${violation.operationId} ${violation.status ?? 'request'} ${violation.message} (${violation.check}, ${violation.severity})`,
+          ),
         );
       }
       if (answer.status === 200 && recorder) recorder.add(operation.itemSchema, json, secrets);
@@ -166,8 +183,9 @@ export async function createProxy(options: ProxyOptions) {
     const headers = Object.fromEntries(Object.entries(request.headers).map(([n, v]) => [n, Array.isArray(v) ? v.join(', ') : v]));
     void forward(incoming, headers)
       .catch((error: unknown) => {
-        log(`proxy failure on ${raw}: ${String(error)}`);
-        return problemReply(PROBLEMS.internal, 'The proxy failed unexpectedly; this is a bug in tempmon-kit.', raw);
+        const hide = hideKeysOf(request.headers);
+        log(hide(`proxy failure on ${raw}: ${String(error)}`));
+        return problemReply(PROBLEMS.internal, 'The proxy failed unexpectedly; this is a bug in tempmon-kit.', hide(raw));
       })
       .then((reply) => {
         response.writeHead(reply.status, reply.headers);
@@ -175,7 +193,7 @@ export async function createProxy(options: ProxyOptions) {
       });
     return true;
   };
-  return { app, fastPath, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
+  return { app, fastPath, hideKeysOf, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
 }
 
 /** The methods the spec has at each path the proxy forwards (the Allow header adds HEAD with GET, and OPTIONS for CORS). */

@@ -4,7 +4,7 @@ import { COLLECTIONS, collectionFor } from '../fixtures/collections.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import type { ApiRecord } from '../fixtures/record-factory.ts';
 import { serializeDataset } from '../fixtures/serialize-dataset.ts';
-import { redact, type Secrets } from '../contract/redact.ts';
+import { redact, type Secrets } from '../secrets/redact.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 
 /**

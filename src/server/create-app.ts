@@ -16,6 +16,7 @@ import { validHost } from './valid-host.ts';
 import { errorRate } from './error-rate.ts';
 import { createFastPath, type FastListing } from './fast-path.ts';
 import { forcedResponse } from './forced-response.ts';
+import { type HideKeys, hideKeys, keyHider } from './hide-keys.ts';
 import { latency, type LatencyRange } from './latency.ts';
 import { listRoute, listingAnswerer } from './list-route.ts';
 import { PROBLEMS, problem } from './problem.ts';
@@ -42,6 +43,8 @@ export interface Mock {
   readonly app: Hono;
   /** Answers a repeated listing request from cache; false when the app must answer it. */
   readonly fastPath: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /** Hides the configured keys in a text about a request (for the request log). */
+  readonly hideKeys: HideKeys;
 }
 
 /** Creates the app and its fast path (see {@link createApp}). */
@@ -61,7 +64,11 @@ export function createMock(options: AppOptions = {}): Mock {
   const latencyStream = createRandomStream(seed, STREAM.latency);
   const faultStream = createRandomStream(seed, STREAM.faults);
 
+  const hide = keyHider(apiKeys);
+
   const app = new Hono();
+  // First: every answer and log line after it may quote the URL, where a client may have put its key.
+  app.use('*', hideKeys(hide));
   app.use('*', browserCors(operations));
   app.use('*', validHost());
   addSpecRoutes(app, spec);
@@ -76,6 +83,7 @@ export function createMock(options: AppOptions = {}): Mock {
       () => store.identity,
       validator,
       new AnswerCache(),
+      hide,
     );
     listings.push({ path: operation.path, answer, ...(operation.apiKeyHeader ? { keyHeader: operation.apiKeyHeader } : {}) });
     // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
@@ -94,11 +102,11 @@ export function createMock(options: AppOptions = {}): Mock {
   app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
   // Never leak a stack trace (or anything else) to the client; the cause goes to the server's log.
   app.onError((error, c) => {
-    console.error(`tempmon: unexpected error on ${c.req.method} ${c.req.path}: ${error.message}`);
+    console.error(`tempmon: unexpected error on ${c.req.method} ${hide(c.req.path)}: ${hide(error.message)}`);
     return problem(c, PROBLEMS.internal, 'The mock failed unexpectedly; this is a bug in tempmon-kit.');
   });
   // Simulated conditions must see every request, so they turn the fast path off.
   const simulated = scenarios.latency !== undefined || scenarios.errorRate !== undefined || scenarios.rateLimit !== undefined;
   const fastPath = simulated ? () => false : createFastPath(listings, apiKeys);
-  return { app, fastPath };
+  return { app, fastPath, hideKeys: hide };
 }

@@ -4,6 +4,7 @@ import { LISTING_PARAMETERS, listingParameters } from '../spec/listing-parameter
 import type { Operation } from '../spec/operations.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache, type Answer } from './answer-cache.ts';
+import type { HideKeys } from './hide-keys.ts';
 import { linkHeader } from './paginate.ts';
 import { createQueryParser } from './parse-query.ts';
 import { parsePrefer } from './prefer.ts';
@@ -29,6 +30,8 @@ export function listingAnswerer(
   identity: () => string,
   validator: SchemaValidator,
   answers: AnswerCache,
+  /** The app's key redaction: a Link that would carry a key (`?search=<key>`) is left out. */
+  hide: HideKeys = (text) => text,
 ): Answerer {
   listingParameters(operation);
   const parse = createQueryParser(operation.queryParameters, validator);
@@ -46,10 +49,11 @@ export function listingAnswerer(
     const result = empty ? { total: 0, records: [] } : store().page(term, start, start + pageSize);
     if ('warming' in result) return result;
     const body = ('json' in result && result.json) || JSON.stringify(result.records);
+    const link = linkHeader(url.href, LISTING_PARAMETERS, kept, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) });
     const answer: Answer = {
       body,
       total: result.total,
-      link: linkHeader(url.href, LISTING_PARAMETERS, kept, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) }),
+      link: link !== undefined && hide(link) === link ? link : undefined,
       // The page is a function of the data's identity and the normalised query, so those identify it:
       // hashing them is much cheaper than hashing the body.
       etag: `"${createHash('sha1').update(`${identity()}|${empty}|${term}|${page}|${pageSize}`).digest('base64url')}"`,

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { HideKeys } from './hide-keys.ts';
 import { pathAndQuery } from './request-url.ts';
 
 /** The fixed part of an RFC 9457 problem: its type, title and status. */
@@ -39,8 +40,9 @@ export const problemFor = (status: number): ProblemTemplate | undefined =>
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 /**
- * Answers with a problem document. `instance` is the request's path and query, which never carries
- * the API key (that travels in a header).
+ * Answers with a problem document. `instance` is the request's path and query; it, `detail` and each
+ * error's detail go through the app's key redaction (see hideKeys), for a client that put its key in
+ * the URL.
  */
 export function problem(
   c: Context,
@@ -48,9 +50,10 @@ export function problem(
   detail: string,
   extra: { errors?: readonly ParameterError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
 ): Response {
+  const hide: HideKeys = c.get('hideKeys') ?? ((text) => text);
   // Cut from the raw text, never parsed: a problem about an unparsable URL must not throw on it.
-  const body = problemBody(template, detail, pathAndQuery(c.req.url), {
-    ...(extra.errors ? { errors: extra.errors } : {}),
+  const body = problemBody(template, hide(detail), hide(pathAndQuery(c.req.url)), {
+    ...(extra.errors ? { errors: extra.errors.map((error) => ({ ...error, detail: hide(error.detail) })) } : {}),
     ...extra.extra,
   });
   return c.body(body, template.status, { 'Content-Type': PROBLEM_MEDIA_TYPE, ...extra.headers });

@@ -1,5 +1,5 @@
 import { toCurl } from '../curl.ts';
-import { redact, type Secrets } from '../redact.ts';
+import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Verdict } from '../types.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };

@@ -1,5 +1,5 @@
 import { toCurl } from '../curl.ts';
-import { redact, type Secrets } from '../redact.ts';
+import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { ContractReport, Exchange } from '../types.ts';
 
 const BODY_PREVIEW = 2_000;

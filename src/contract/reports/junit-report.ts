@@ -1,6 +1,6 @@
 import { toCurl } from '../curl.ts';
 import { replayCommand } from './console-report.ts';
-import { redact, type Secrets } from '../redact.ts';
+import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Failure } from '../types.ts';
 
 // XML 1.0 forbids most control characters even when escaped; a hostile body must not break the file.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redact, redactValue, type Secrets } from '../../src/contract/redact.ts';
+import { redact, redactValue, type Secrets } from '../../src/secrets/redact.ts';
 
 const KEY = 'sk_live_4f9a2b7c1d3e'; // 20 characters: the fragment rule applies
 const secrets: Secrets = { apiKey: KEY, headerValues: [] };
