@@ -5,6 +5,7 @@ import { DEFAULT_DATASET, type Dataset, type DatasetOptions } from '../fixtures/
 import { createRecordFactory } from '../fixtures/record-factory.ts';
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
+import { listProbes } from '../spec/probe-operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache } from './answer-cache.ts';
 import type { AppOptions } from './app-options.ts';
@@ -19,6 +20,7 @@ import { forcedResponse } from './forced-response.ts';
 import { type HideKeys, hideKeys, keyHider } from './hide-keys.ts';
 import { latency, type LatencyRange } from './latency.ts';
 import { listRoute, listingAnswerer } from './list-route.ts';
+import { addProbeRoutes } from './probe-routes.ts';
 import { PROBLEMS, problem } from './problem.ts';
 import { createRandomStream } from './random-stream.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -72,6 +74,7 @@ export function createMock(options: AppOptions = {}): Mock {
   app.use('*', browserCors(operations));
   app.use('*', validHost());
   addSpecRoutes(app, spec);
+  addProbeRoutes(app, listProbes(spec.document), store);
 
   const listings: FastListing[] = [];
   for (const operation of operations) {

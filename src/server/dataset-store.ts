@@ -10,6 +10,8 @@ import { createRecordStore, type RecordStore } from './record-store.ts';
 export interface DatasetStore {
   /** The store of one collection (by data-file key); empty when the dataset has none. */
   collection(key: string): RecordStore;
+  /** The collections' data-file keys, in the spec's order for generated data. */
+  keys(): readonly string[];
   /** Serves `data` from now on; requests already running finish on the old data. */
   replace(data: Dataset): void;
   /**
@@ -27,6 +29,7 @@ export function createDatasetStore(data: Dataset): DatasetStore {
   let identity = '';
   const store: DatasetStore = {
     collection: (key) => stores.get(key) ?? EMPTY,
+    keys: () => [...stores.keys()],
     replace(next) {
       stores = new Map(Object.entries(next).map(([key, records]) => [key, createRecordStore(inDocumentedOrder(records))]));
       identity = `data:${hashDataset(next)}`;
@@ -47,6 +50,7 @@ export function createGeneratedDatasetStore(factory: RecordFactory, options: Dat
   let replaced: DatasetStore | undefined;
   return {
     collection: (key) => replaced?.collection(key) ?? generated.get(key) ?? EMPTY,
+    keys: () => replaced?.keys() ?? [...generated.keys()],
     replace(data) {
       replaced = createDatasetStore(data);
     },

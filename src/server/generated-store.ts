@@ -64,5 +64,6 @@ export function createGeneratedStore(factory: RecordFactory, schema: string, cou
       const hits = search(term);
       return { total: hits.length, ...page(hits.subarray(start, end)) };
     },
+    searchReady: () => (index || count <= SYNC_INDEX_LIMIT ? 1 : built / count),
   };
 }

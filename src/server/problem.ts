@@ -29,6 +29,7 @@ export const PROBLEMS = {
   internal: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
   badGateway: { type: 'urn:tempmon:problem:bad-gateway', title: 'Bad Gateway', status: 502 },
   unavailable: { type: 'about:blank', title: 'Service Unavailable', status: 503 },
+  notReady: { type: 'urn:tempmon:problem:not-ready', title: 'Not ready', status: 503 },
   gatewayTimeout: { type: 'urn:tempmon:problem:gateway-timeout', title: 'Gateway Timeout', status: 504 },
 } as const satisfies Record<string, ProblemTemplate>;
 

@@ -18,6 +18,8 @@ export interface Warming {
 export interface RecordStore {
   /** Matches start..end-1 of `term` (every record for an empty term). */
   page(term: string, start: number, end: number): PageResult | Warming;
+  /** The share of the search index built (0..1): 1 once a search can be answered without waiting. */
+  searchReady(): number;
 }
 
 const CACHED_TERMS = 64;
@@ -57,5 +59,7 @@ export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
       const hits = search(term);
       return { total: hits.length, records: Array.from(hits.subarray(start, end), (i) => records[i]!) };
     },
+    // Indexed on the first search, synchronously: a search never has to wait.
+    searchReady: () => 1,
   };
 }

@@ -6,6 +6,7 @@ import type {
   SchemaObject,
   SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
+import { isProbe } from './probe-operations.ts';
 import { resolveRef, schemaRefName } from './resolve-ref.ts';
 
 /** A query parameter of an operation, with its `$ref`s resolved. */
@@ -41,14 +42,15 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 /**
  * Lists the spec's operations that return a JSON array of component records, the only kind the
- * interface has. Throws when an operation is shaped otherwise, so a spec edit cannot be half-served.
+ * interface has; the mock's health probes (`x-probe`, see listProbes) are no listings and are left out.
+ * Throws when an operation is shaped otherwise, so a spec edit cannot be half-served.
  */
 export function listOperations(document: OpenAPIObject): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method] as OperationObject | undefined;
-      if (!operation) continue;
+      if (!operation || isProbe(operation)) continue;
       const id = operation.operationId ?? `${method.toUpperCase()} ${path}`;
       const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolveRef<ParameterObject>(document, p));
       const apiKeyHeader = apiKeyHeaderOf(document, operation);

@@ -46,6 +46,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the mock's process serves requests. No key is needed.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 once every request can be answered at once. A generated collection of more than 50,000
+         *     records builds its search index in the background after start; until it is built, a search answers
+         *     503, and so does this probe, with each collection's progress. Poll it before sending searches (an
+         *     orchestrator's readiness probe, a test harness). No key is needed.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -76,6 +119,25 @@ export interface components {
             errors?: components["schemas"]["ParameterError"][];
         } & {
             [key: string]: unknown;
+        };
+        /** @description The liveness probe's answer. */
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        /** @description The share of each collection's search index built (0 to 1), by the collection's data-file key. */
+        IndexProgress: {
+            [key: string]: number;
+        };
+        /** @description The readiness probe's answer once every search index is built. */
+        Readiness: {
+            /** @constant */
+            status: "ready";
+            progress: components["schemas"]["IndexProgress"];
+        };
+        /** @description A problem document (type urn:tempmon:problem:not-ready) with each collection's progress. */
+        NotReady: components["schemas"]["Problem"] & {
+            progress: components["schemas"]["IndexProgress"];
         };
         /** @description One invalid request parameter (an item of the mock's `errors` extension member of Problem). */
         ParameterError: {
@@ -406,6 +468,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `no-store`: a probe answers about now, so no cache may keep its answer. */
+        "Cache-Control": "no-store";
         /**
          * @description Seconds to wait before retrying (RFC 9110 delay-seconds form).
          * @example 2
@@ -516,6 +580,59 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mock is alive. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every collection's search index is built. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description A search index is still being built; retry after the given number of seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotReady"];
+                };
+            };
         };
     };
 }

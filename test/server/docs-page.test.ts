@@ -42,14 +42,14 @@ describe.skipIf(!available)(`GET /docs in Chromium${available ? '' : ` (skipped:
     server?.close();
   });
 
-  it('shows both operations and sends a request with the key from the page', async () => {
+  it('shows both listings and the probes, and sends a request with the key from the page', async () => {
     const page = await browser.newPage();
     page.on('request', (request) => {
       if (!request.url().startsWith(origin)) outside.push(request.url());
     });
     await page.goto(`${origin}/docs`);
     await page.waitForSelector('.opblock-summary-path');
-    expect(await page.locator('.opblock-summary-path').allInnerTexts()).toEqual(['/alert', '/sensor']);
+    expect(await page.locator('.opblock-summary-path').allInnerTexts()).toEqual(['/alert', '/sensor', '/healthz', '/readyz']);
 
     await page.click('button.authorize');
     await page.fill('.modal-ux input[type=text]', KEY);
