@@ -311,9 +311,28 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description If-None-Match names the page's current ETag (or is `*`): the page has not changed since, so it is not
+         *     sent again (RFC 9110). There is no body; the headers are those the 200 would carry.
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Total-Count": components["headers"]["X-Total-Count"];
+                Link: components["headers"]["Link"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The collection is not available at this address. */
         NotFound: {
             headers: {
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -333,6 +352,9 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -352,6 +374,9 @@ export interface components {
         InternalServerError: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -371,6 +396,9 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -389,6 +417,9 @@ export interface components {
         /** @description A query parameter is malformed or out of its limits. */
         BadRequest: {
             headers: {
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -414,6 +445,9 @@ export interface components {
         /** @description The x-api-key header is missing, empty or not a known key. */
         Unauthorized: {
             headers: {
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -432,6 +466,9 @@ export interface components {
         /** @description The key is known but may not read this collection. */
         Forbidden: {
             headers: {
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -485,6 +522,31 @@ export interface components {
          * @example <http://127.0.0.1:4010/alert?page=1&pageSize=20>; rel="first", <http://127.0.0.1:4010/alert?page=2&pageSize=20>; rel="next", <http://127.0.0.1:4010/alert?page=16&pageSize=20>; rel="last"
          */
         Link: string;
+        /**
+         * @description Entity tag of this page (RFC 9110): the same request on the same data gets the same tag, so a client
+         *     can revalidate with If-None-Match and get 304 Not Modified instead of the page. The mock's tags are
+         *     strong; a weak tag (`W/"..."`) is allowed.
+         * @example "CvegVqu6M6piyylztAcqwH2q2eQ"
+         */
+        ETag: string;
+        /**
+         * @description RFC 7240: the preferences of the request's Prefer header that shaped this answer, comma-separated:
+         *     `example=empty` (an empty page), `code=NNN` (a documented error status forced with `Prefer: code=NNN`,
+         *     also reported for `?__code=NNN`) and `delay=N` (the milliseconds waited, at most 60000). Left out when
+         *     none was applied.
+         * @example delay=300, code=503
+         */
+        "Preference-Applied": string;
+        /**
+         * @description CORS (Fetch standard) for browser apps, on every answer - any origin may read it (`*`); the key travels in a header, never in a cookie.
+         * @example *
+         */
+        "Access-Control-Allow-Origin": string;
+        /**
+         * @description CORS for browser apps, on every answer - the response headers a script may read besides the CORS-safelisted ones.
+         * @example X-Total-Count,Link,Retry-After,Preference-Applied,ETag
+         */
+        "Access-Control-Expose-Headers": string;
     };
     pathItems: never;
 }
@@ -521,12 +583,17 @@ export interface operations {
                 headers: {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Alert"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -567,12 +634,17 @@ export interface operations {
                 headers: {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Sensor"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -22,6 +22,7 @@ describe('listOperations', () => {
   it('lists documented responses with their media types', () => {
     expect(operations[0]!.responses).toEqual([
       { status: '200', contentTypes: ['application/json'] },
+      { status: '304', contentTypes: [] },
       { status: '400', contentTypes: ['application/problem+json'] },
       { status: '401', contentTypes: ['application/problem+json'] },
       { status: '403', contentTypes: ['application/problem+json'] },
