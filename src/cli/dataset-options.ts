@@ -1,32 +1,37 @@
-import { COLLECTIONS } from '../fixtures/collections.ts';
-import { DEFAULT_DATASET, type DatasetOptions } from '../fixtures/generate-dataset.ts';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { collectionsOf } from '../fixtures/collections.ts';
+import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
+import type { DatasetOptions } from '../spec/records.ts';
 import { integerOption } from './cli-error.ts';
 
-const KEYS = Object.values(COLLECTIONS).map((collection) => collection.key);
 const MAX_RECORDS = 10_000_000;
 
-/** The options that choose generated data, shared by `serve` and `fixtures`: `--seed` and a count per collection. */
-export const DATASET_OPTIONS: Record<string, { type: 'string' }> = {
-  seed: { type: 'string' },
-  ...Object.fromEntries(KEYS.map((key) => [key, { type: 'string' as const }])),
-};
-
-/** Help lines for {@link DATASET_OPTIONS}. */
-export const DATASET_HELP = [
-  `  --seed N              seed of the generated data (default ${DEFAULT_DATASET.seed})`,
-  ...KEYS.map((key) => `  ${`--${key} N`.padEnd(21)} number of ${key} to generate (default ${DEFAULT_DATASET.counts[key] ?? 0})`),
-].join('\n');
-
-/** Seed and counts from parsed option values, defaults filled in. */
-export function datasetOptions(values: Record<string, unknown>): DatasetOptions {
-  const read = (name: string, fallback: number, max: number) =>
-    typeof values[name] === 'string' ? integerOption(name, values[name], 0, max) : fallback;
-  return {
-    seed: read('seed', DEFAULT_DATASET.seed, 2 ** 32 - 1),
-    counts: Object.fromEntries(KEYS.map((key) => [key, read(key, DEFAULT_DATASET.counts[key] ?? 0, MAX_RECORDS)])),
+/**
+ * The options that choose generated data, shared by `serve` and `fixtures`: `--seed` and `--<key> N` for
+ * each listing's collection in the spec (`--alerts`, `--sensors`), with their help lines.
+ */
+export function datasetCli(document: OpenAPIObject) {
+  const collections = collectionsOf(document);
+  const options: Record<string, { type: 'string' }> = {
+    seed: { type: 'string' },
+    ...Object.fromEntries(collections.map((c) => [c.key, { type: 'string' as const }])),
   };
-}
+  const help = [
+    `  --seed N              seed of the generated data (default ${DEFAULT_DATASET.seed})`,
+    ...collections.map((c) => `  ${`--${c.key} N`.padEnd(21)} number of ${c.key} to generate (default ${c.defaultCount})`),
+  ].join('\n');
 
-/** Whether any dataset option was given (they cannot be combined with --data). */
-export const hasDatasetOption = (values: Record<string, unknown>): boolean =>
-  Object.keys(DATASET_OPTIONS).some((name) => values[name] !== undefined);
+  /** Seed and counts from parsed option values; a count not given is the spec's default. */
+  const read = (values: Record<string, unknown>): DatasetOptions => {
+    const integer = (name: string, max: number) =>
+      typeof values[name] === 'string' ? integerOption(name, values[name], 0, max) : undefined;
+    const counts = Object.fromEntries(
+      collections.flatMap((c) => (values[c.key] === undefined ? [] : [[c.key, integer(c.key, MAX_RECORDS)!]])),
+    );
+    return { seed: integer('seed', 2 ** 32 - 1) ?? DEFAULT_DATASET.seed, counts };
+  };
+
+  /** Whether any dataset option was given (they cannot be combined with --data). */
+  const given = (values: Record<string, unknown>): boolean => Object.keys(options).some((name) => values[name] !== undefined);
+  return { options, help, read, given };
+}

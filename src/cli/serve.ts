@@ -1,4 +1,5 @@
 import type { Dataset } from '../fixtures/generate-dataset.ts';
+import { countsOf } from '../fixtures/collections.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { DEFAULT_API_KEY, createMock } from '../server/create-app.ts';
 import { createDatasetStore } from '../server/dataset-store.ts';
@@ -6,21 +7,21 @@ import { nodeListener } from '../server/node-listener.ts';
 import { MAX_DELAY_MS, type LatencyRange } from '../server/latency.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
-import { DATASET_HELP, DATASET_OPTIONS, datasetOptions, hasDatasetOption } from './dataset-options.ts';
+import { datasetCli } from './dataset-options.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { listen } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
 import { watchDataFile } from './watch-data-file.ts';
 
-/** Help of `tempmon serve`. */
-export const SERVE_HELP = `Usage: tempmon serve [options]
+/** Help of `tempmon serve`, with a count option per listing of the spec (see datasetCli). */
+export const serveHelp = (datasetHelp: string): string => `Usage: tempmon serve [options]
 
 Serves the mock of spec/openapi.yaml over HTTP with deterministic seeded data.
 
 Options:
   --port N              port to listen on (default 4010; 0 picks a free one)
   --host HOST           address to bind (default 127.0.0.1)
-${DATASET_HELP}
+${datasetHelp}
   --data FILE           serve the records of FILE ({ "alerts": [...], "sensors": [...] })
                         instead of generated ones; every record is validated first
   --api-key KEY         accepted key (repeatable); default: the key in $TEMPMON_API_KEY,
@@ -38,8 +39,10 @@ Random choices follow the seed and the order of requests, so a session replays e
 
 /** Runs `tempmon serve`; resolves once listening, with a `close` to stop it. */
 export async function serveCommand(args: readonly string[], log: (line: string) => void = console.log) {
+  const spec = loadSpec();
+  const dataset = datasetCli(spec.document);
   const values = parseOptions('serve', args, {
-    ...DATASET_OPTIONS,
+    ...dataset.options,
     port: { type: 'string' },
     host: { type: 'string' },
     data: { type: 'string' },
@@ -52,14 +55,14 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    log(SERVE_HELP);
+    log(serveHelp(dataset.help));
     return undefined;
   }
   const port = values.port === undefined ? 4010 : integerOption('port', values.port as string, 0, 65535);
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   const keys = apiKeysOption(values['api-key'], process.env.TEMPMON_API_KEY);
   const apiKeys = keys.keys;
-  if (values.data !== undefined && hasDatasetOption(values)) {
+  if (values.data !== undefined && dataset.given(values)) {
     throw new CliError('--data cannot be combined with --seed or record counts');
   }
   if (values.watch && values.data === undefined) throw new CliError('--watch needs --data FILE');
@@ -69,17 +72,18 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     ...(typeof values['rate-limit'] === 'string' ? { rateLimit: integerOption('rate-limit', values['rate-limit'], 1, 1_000_000) } : {}),
   };
 
-  const spec = loadSpec();
-  const generated = datasetOptions(values);
+  const generated = dataset.read(values);
   let data: Dataset | undefined;
   if (typeof values.data === 'string') data = loadDataFile(values.data, spec.document, createSchemaValidator(spec.document));
-  const store = data && createDatasetStore(data);
+  const store = data && createDatasetStore(data, spec.document);
   const mock = createMock({ spec, apiKeys, scenarios, ...(store ? { store } : { dataset: generated }) });
   const watcher = store && values.watch ? watchDataFile(values.data as string, spec, store, log) : undefined;
 
   const { server, url: bound } = await listen(nodeListener(mock, values.quiet ? undefined : log), host, port);
   const { url, note } = listeningAddresses(bound, host);
-  const counts = Object.entries(data ?? generated.counts).map(([key, v]) => `${typeof v === 'number' ? v : v.length} ${key}`);
+  const counts = Object.entries(data ?? countsOf(spec.document, generated.counts)).map(
+    ([key, v]) => `${typeof v === 'number' ? v : v.length} ${key}`,
+  );
   log(`tempmon mock listening on ${url}`);
   if (note) log(note);
   log(data ? `  data: ${values.data as string} (${counts.join(', ')})` : `  seed ${generated.seed}: ${counts.join(', ')}`);

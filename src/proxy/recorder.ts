@@ -1,8 +1,8 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { COLLECTIONS, collectionFor } from '../fixtures/collections.ts';
+import { collectionFor, collectionsOf } from '../fixtures/collections.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
-import type { ApiRecord } from '../fixtures/record-factory.ts';
+import type { ApiRecord } from '../spec/records.ts';
 import { serializeDataset } from '../fixtures/serialize-dataset.ts';
 import { redact, type Secrets } from '../secrets/redact.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
@@ -14,7 +14,7 @@ import type { SchemaValidator } from '../spec/schema-validator.ts';
  * what the file already held.
  */
 export function createRecorder(path: string, document: OpenAPIObject, validator: SchemaValidator) {
-  const data = new Map<string, Map<string, ApiRecord>>(Object.values(COLLECTIONS).map((c) => [c.key, new Map()]));
+  const data = new Map<string, Map<string, ApiRecord>>(collectionsOf(document).map((c) => [c.key, new Map()]));
   if (existsSync(path)) {
     for (const [key, records] of Object.entries(loadDataFile(path, document, validator))) {
       for (const record of records) data.get(key)?.set(String(record.id), record);
@@ -32,7 +32,7 @@ export function createRecorder(path: string, document: OpenAPIObject, validator:
     /** Adds the records of a 200 listing response of the collection whose items are `schema`. */
     add(schema: string, records: unknown, secrets: Secrets): void {
       if (!Array.isArray(records)) return;
-      const collection = collectionFor(schema);
+      const collection = collectionFor(document, schema);
       const store = data.get(collection.key)!;
       let changed = false;
       for (const raw of records) {

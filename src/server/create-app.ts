@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
-import { collectionFor } from '../fixtures/collections.ts';
-import { DEFAULT_DATASET, type Dataset, type DatasetOptions } from '../fixtures/generate-dataset.ts';
+import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import { createRecordFactory } from '../fixtures/record-factory.ts';
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
@@ -56,8 +55,8 @@ export function createMock(options: AppOptions = {}): Mock {
   const store =
     options.store ??
     (options.data
-      ? createDatasetStore(options.data)
-      : createGeneratedDatasetStore(createRecordFactory(spec.document, datasetOptions.seed), datasetOptions));
+      ? createDatasetStore(options.data, spec.document)
+      : createGeneratedDatasetStore(createRecordFactory(spec.document, datasetOptions.seed), datasetOptions, spec.document));
   const validator = createSchemaValidator(spec.document);
   const operations = listOperations(spec.document).filter((op) => op.method === 'get');
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -79,7 +78,7 @@ export function createMock(options: AppOptions = {}): Mock {
   const listings: FastListing[] = [];
   for (const operation of operations) {
     const path = operation.path.replace(/\{([^}]+)\}/g, ':$1');
-    const key = collectionFor(operation.itemSchema).key;
+    const { key } = operation.collection;
     const answer = listingAnswerer(
       operation,
       () => store.collection(key),

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { COLLECTIONS } from '../fixtures/collections.ts';
-import { inDocumentedOrder } from '../fixtures/documented-order.ts';
-import type { Dataset, DatasetOptions } from '../fixtures/generate-dataset.ts';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { collectionsOf, countsOf } from '../fixtures/collections.ts';
 import type { RecordFactory } from '../fixtures/record-factory.ts';
+import type { Dataset, DatasetOptions } from '../spec/records.ts';
+import { sortByOrder } from '../spec/record-order.ts';
 import { createGeneratedStore } from './generated-store.ts';
 import { createRecordStore, type RecordStore } from './record-store.ts';
 
@@ -23,15 +24,16 @@ export interface DatasetStore {
 
 const EMPTY = createRecordStore([]);
 
-/** A store serving `data` in the documented order, whatever its order. */
-export function createDatasetStore(data: Dataset): DatasetStore {
+/** A store serving `data` in each listing's order (its x-order in `document`), whatever the data's order. */
+export function createDatasetStore(data: Dataset, document: OpenAPIObject): DatasetStore {
+  const orders = new Map(collectionsOf(document).map((c) => [c.key, c.order]));
   let stores = new Map<string, RecordStore>();
   let identity = '';
   const store: DatasetStore = {
     collection: (key) => stores.get(key) ?? EMPTY,
     keys: () => [...stores.keys()],
     replace(next) {
-      stores = new Map(Object.entries(next).map(([key, records]) => [key, createRecordStore(inDocumentedOrder(records))]));
+      stores = new Map(Object.entries(next).map(([key, records]) => [key, createRecordStore(sortByOrder(records, orders.get(key) ?? []))]));
       identity = `data:${hashDataset(next)}`;
     },
     get identity() {
@@ -43,21 +45,22 @@ export function createDatasetStore(data: Dataset): DatasetStore {
 }
 
 /** A store of generated data: records are made from the seed when needed, never all held at once. */
-export function createGeneratedDatasetStore(factory: RecordFactory, options: DatasetOptions): DatasetStore {
+export function createGeneratedDatasetStore(factory: RecordFactory, options: DatasetOptions, document: OpenAPIObject): DatasetStore {
+  const counts = countsOf(document, options.counts);
   const generated = new Map(
-    Object.values(COLLECTIONS).map((c) => [c.key, createGeneratedStore(factory, c.schema, options.counts[c.key] ?? 0)]),
+    collectionsOf(document).map((c) => [c.key, createGeneratedStore(factory, c.schema, counts[c.key] ?? 0, c.pooledFields)]),
   );
   let replaced: DatasetStore | undefined;
   return {
     collection: (key) => replaced?.collection(key) ?? generated.get(key) ?? EMPTY,
     keys: () => replaced?.keys() ?? [...generated.keys()],
     replace(data) {
-      replaced = createDatasetStore(data);
+      replaced = createDatasetStore(data, document);
     },
     get identity() {
       return replaced
         ? replaced.identity
-        : `seed:${options.seed}:${Object.entries(options.counts)
+        : `seed:${options.seed}:${Object.entries(counts)
             .map(([k, n]) => `${k}=${n}`)
             .join(',')}`;
     },

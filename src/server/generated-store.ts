@@ -1,4 +1,3 @@
-import { collectionFor } from '../fixtures/collections.ts';
 import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
 import type { RecordStore } from './record-store.ts';
 import { searchCache } from './record-store.ts';
@@ -16,7 +15,13 @@ const SAMPLE = 2_000;
  * in the background, in slices of 0.3 ms (SLICE_MS) between requests; until it is ready, a search
  * gets `{ warming }` (the server answers 503 with Retry-After).
  */
-export function createGeneratedStore(factory: RecordFactory, schema: string, count: number): RecordStore {
+export function createGeneratedStore(
+  factory: RecordFactory,
+  schema: string,
+  count: number,
+  /** Fields drawn from small sets (see DomainBuilder); found from a sample when undefined. */
+  pooledFields?: readonly string[],
+): RecordStore {
   // A small collection keeps each record once made (a few MB); a large one makes them again when asked.
   const kept: (ApiRecord | undefined)[] | undefined = count <= KEEP_LIMIT ? new Array(count) : undefined;
   const keptJson: (string | undefined)[] | undefined = kept ? new Array(count) : undefined;
@@ -27,7 +32,6 @@ export function createGeneratedStore(factory: RecordFactory, schema: string, cou
     if (!keptJson) return { records };
     return { records, json: `[${Array.from(indices, (i, k) => (keptJson[i] ??= JSON.stringify(records[k]))).join(',')}]` };
   };
-  const { pooledFields } = collectionFor(schema);
   const sample = () => Array.from({ length: Math.min(count, SAMPLE) }, (_, i) => record(i));
   let index: SearchIndex | undefined;
   let built = 0;

@@ -6,6 +6,7 @@ import type {
   SchemaObject,
   SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
+import { type CollectionSpec, collectionOf, type OrderKey, orderOf } from './collection-spec.ts';
 import { isProbe } from './probe-operations.ts';
 import { resolveRef, schemaRefName } from './resolve-ref.ts';
 
@@ -36,6 +37,10 @@ export interface Operation {
   /** Header carrying the API key, when the operation is secured by an apiKey-in-header scheme. */
   readonly apiKeyHeader?: string;
   readonly responses: readonly ResponseSpec[];
+  /** The listing's sort keys (`x-order`); empty when it promises no order. */
+  readonly order: readonly OrderKey[];
+  /** How the mock names and generates its records (`x-collection`, defaulted). */
+  readonly collection: CollectionSpec;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -72,7 +77,17 @@ export function listOperations(document: OpenAPIObject): Operation[] {
           status,
           contentTypes: Object.keys(resolveRef<ResponseObject>(document, response).content ?? {}),
         })),
+        order: orderOf(operation, id),
+        collection: collectionOf(operation, path, id),
       });
+    }
+  }
+  for (const member of ['key', 'stream'] as const) {
+    const seen = new Map<unknown, string>();
+    for (const op of operations) {
+      const other = seen.get(op.collection[member]);
+      if (other) throw new Error(`operations ${other} and ${op.operationId} share x-collection ${member} ${op.collection[member]}`);
+      seen.set(op.collection[member], op.operationId);
     }
   }
   return operations;

@@ -3,13 +3,16 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_HELP } from '../../src/cli/contract.ts';
 import { PROXY_HELP } from '../../src/cli/proxy.ts';
-import { SERVE_HELP } from '../../src/cli/serve.ts';
+import { datasetCli } from '../../src/cli/dataset-options.ts';
+import { serveHelp } from '../../src/cli/serve.ts';
+import { spec } from '../helpers.ts';
 import { runCli } from './cli-helpers.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** The built CLI, without blocking: both runs below go in parallel. */
 const tempmon = (...args: string[]) => runCli(args);
+const SERVE_HELP = serveHelp(datasetCli(spec.document).help);
 
 /** The lines of a help text's Options: block (up to the first blank line). */
 const optionsBlock = (help: string): string[] =>

@@ -1,34 +1,36 @@
-import { identity, needListing, noEvidence, type ScenarioCheck } from '../check.ts';
+import { comparable, compareRecords, describeOrder } from '../../spec/record-order.ts';
+import { identity, needListing, noEvidence, notApplicable, type ScenarioCheck } from '../check.ts';
 
-/** The listing is ordered by created_at descending, then id ascending (assumed: a warning). */
+/** The listing comes in the order its `x-order` states (assumed in our spec: a warning). */
 export const documentedOrder: ScenarioCheck = {
   name: 'documented_order',
   kind: 'scenario',
-  description: 'records come newest first (created_at descending, then id ascending) (assumed)',
-  evidence: 'the listing with at least 2 records that carry a created_at date',
+  description: "records come in the listing's x-order (created_at descending, then id ascending) (assumed)",
+  evidence: 'the listing with at least 2 records that carry its first sort key',
   async run(context) {
+    const { order } = context.operation;
+    if (order.length === 0) return notApplicable(`${context.operation.operationId} states no order (x-order)`);
     const listing = await context.listing();
     const missing = needListing(listing, 2);
     if (missing) return missing;
     const { records } = listing;
+    const shown = (r: Record<string, unknown>) => order.map(({ field }) => `${field} ${String(r[field])}`).join(', ');
     let compared = 0;
     for (let i = 1; i < records.length; i += 1) {
       const [a, b] = [records[i - 1]!, records[i]!];
-      const [ta, tb] = [Date.parse(String(a.created_at)), Date.parse(String(b.created_at))];
-      if (Number.isNaN(ta) || Number.isNaN(tb)) continue;
+      if (!comparable(order, a, b)) continue;
       compared += 1;
-      const ordered = ta > tb || (ta === tb && String(a.id) <= String(b.id));
-      if (!ordered) {
+      if (compareRecords(order, a, b) > 0) {
         return [
           {
             severity: 'warning',
-            message: `records ${i - 1} and ${i} of the listing are out of order`,
-            expected: `${identity(b)} (${String(b.created_at)}) after ${identity(a)}`,
-            actual: `${identity(a)} created ${String(a.created_at)} before ${identity(b)} created ${String(b.created_at)}`,
+            message: `records ${i - 1} and ${i} of the listing are out of order (${describeOrder(order)})`,
+            expected: `${identity(b)} (${shown(b)}) after ${identity(a)}`,
+            actual: `${identity(a)} (${shown(a)}) before ${identity(b)} (${shown(b)})`,
           },
         ];
       }
     }
-    return compared > 0 ? [] : noEvidence('no two neighbouring records both carry a created_at date');
+    return compared > 0 ? [] : noEvidence(`no two neighbouring records both carry ${order[0]!.field}`);
   },
 };

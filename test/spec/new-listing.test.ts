@@ -1,0 +1,146 @@
+// The spec is the only extension point: a listing added to a copy of it (here /shipment, with a schema
+// no domain builder knows, and no x-collection) is served with seeded data by the mock, checked by the
+// contract kit and validated by the proxy, with no code change.
+import { stringify } from 'yaml';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { describe, expect, it } from 'vitest';
+import { runContract } from '../../src/contract/run-contract.ts';
+import { collectionsOf } from '../../src/fixtures/collections.ts';
+import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
+import { createProxy } from '../../src/proxy/create-proxy.ts';
+import { createApp } from '../../src/server/create-app.ts';
+import type { LoadedSpec } from '../../src/spec/load-spec.ts';
+import { createSchemaValidator } from '../../src/spec/schema-validator.ts';
+import { KEY, spec } from '../helpers.ts';
+
+function withShipments(): LoadedSpec {
+  const document = structuredClone(spec.document) as OpenAPIObject & { paths: Record<string, unknown> };
+  document.components!.schemas!.Shipment = {
+    type: 'object',
+    required: ['id', 'created_at', 'reference'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      created_at: { type: 'string', format: 'date-time' },
+      reference: { type: 'string', pattern: '^SHP-[0-9]{6}$' },
+      status: { type: 'string', enum: ['planned', 'in_transit', 'delivered'] },
+      weight_kg: { type: 'number', minimum: 0, maximum: 30_000 },
+      pallets: { type: 'integer', minimum: 1, maximum: 33 },
+      hazardous: { type: 'boolean' },
+      tags: { type: 'array', maxItems: 4, items: { type: 'string', maxLength: 12 } },
+      origin: {
+        type: 'object',
+        required: ['country'],
+        properties: { city: { type: 'string' }, country: { type: 'string', pattern: '^[A-Z]{2}$' } },
+        additionalProperties: false,
+      },
+      carrier: { oneOf: [{ type: 'string', format: 'email' }, { type: 'null' }] },
+    },
+    additionalProperties: false,
+  };
+  const alert = structuredClone(document.paths['/alert']) as { get: Record<string, unknown> };
+  const get = alert.get as {
+    operationId: string;
+    tags: string[];
+    summary: string;
+    'x-collection'?: unknown;
+    responses: Record<string, { content?: Record<string, { schema: unknown; examples?: unknown }> }>;
+  };
+  get.operationId = 'listShipments';
+  get.tags = ['alerts'];
+  get.summary = 'List shipments';
+  delete get['x-collection'];
+  const ok = get.responses['200']!.content!['application/json']!;
+  ok.schema = { type: 'array', items: { $ref: '#/components/schemas/Shipment' } };
+  delete ok.examples;
+  document.paths['/shipment'] = alert;
+  return { document, source: stringify(document), path: 'shipments.yaml' };
+}
+
+describe('a listing added to the spec', () => {
+  const shipments = withShipments();
+  const validator = createSchemaValidator(shipments.document);
+
+  it('gets a collection with defaults: key from the path, its own stream, 100 records', () => {
+    const collection = collectionsOf(shipments.document).find((c) => c.schema === 'Shipment')!;
+    expect(collection).toMatchObject({ key: 'shipments', defaultCount: 100 });
+    // The copy keeps /alert's x-order.
+    expect(collection.order).toEqual([
+      { field: 'created_at', direction: 'desc' },
+      { field: 'id', direction: 'asc' },
+    ]);
+    expect(collection.stream).toBeGreaterThan(2);
+  });
+
+  it('is generated from its schema alone: valid records, seeded, newest first, the other listings unchanged', () => {
+    const data = generateDataset(shipments.document, { seed: 7, counts: { shipments: 300, alerts: 5, sensors: 5 } });
+    const records = data.shipments!;
+    expect(records).toHaveLength(300);
+    expect(records.flatMap((r, i) => validator.validate('Shipment', r, `$[${i}]`))).toEqual([]);
+    const times = records.map((r) => Date.parse(r.created_at as string));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(new Set(times).size).toBe(times.length);
+    // Every optional field shows up somewhere, and the same seed gives the same bytes.
+    for (const field of ['status', 'weight_kg', 'pallets', 'hazardous', 'tags', 'origin', 'carrier'])
+      expect(
+        records.some((r) => field in r),
+        field,
+      ).toBe(true);
+    expect(JSON.stringify(generateDataset(shipments.document, { seed: 7, counts: { shipments: 300 } }).shipments)).toBe(
+      JSON.stringify(records),
+    );
+    // Adding a listing shifts nothing of the others.
+    expect(data.alerts).toEqual(generateDataset(spec.document, { seed: 7, counts: { alerts: 5, sensors: 5 } }).alerts);
+  });
+
+  it('is served by the mock with search and paging', async () => {
+    const app = createApp({ spec: shipments, apiKeys: [KEY] });
+    const response = await app.request('/shipment?pageSize=5&page=2', { headers: { 'x-api-key': KEY } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-total-count')).toBe('100');
+    expect(response.headers.get('link')).toContain('/shipment?pageSize=5&page=3');
+    const page = (await response.json()) as { reference: string }[];
+    expect(page).toHaveLength(5);
+    const found = await app.request(`/shipment?search=${page[0]!.reference.toLowerCase()}`, { headers: { 'x-api-key': KEY } });
+    expect(((await found.json()) as unknown[]).length).toBeGreaterThanOrEqual(1);
+    expect((await app.request('/shipment')).status).toBe(401);
+  });
+
+  it('is checked by the contract kit: conformant, with every check run on it', async () => {
+    const app = createApp({ spec: shipments, apiKeys: [KEY] });
+    const report = await runContract({
+      target: 'http://in-process.mock',
+      apiKey: KEY,
+      document: shipments.document,
+      strict: true,
+      fetch: (request) => app.fetch(request),
+    });
+    const mine = report.outcomes.filter((o) => o.operationId === 'listShipments');
+    expect(mine.length).toBeGreaterThan(20);
+    expect(mine.filter((o) => o.status === 'failed').map((o) => o.failures.map((f) => f.message))).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+
+  it('is validated by the proxy, which catches a target breaking its schema', async () => {
+    const app = createApp({ spec: shipments, apiKeys: [KEY] });
+    const broken = async (request: Request) => {
+      const response = await app.fetch(request);
+      if (!new URL(request.url).pathname.startsWith('/shipment') || response.status !== 200) return response;
+      const records = (await response.json()) as Record<string, unknown>[];
+      return Response.json(
+        records.map((r) => ({ ...r, pallets: 'many' })),
+        { headers: response.headers },
+      );
+    };
+    for (const [target, expected] of [
+      [(request: Request) => app.fetch(request), 0],
+      [broken, 1],
+    ] as const) {
+      const proxy = await createProxy({ target: 'http://target.test', spec: shipments, fetch: target });
+      const response = await proxy.app.request('/shipment?pageSize=50', { headers: { 'x-api-key': KEY } });
+      expect(response.status).toBe(200);
+      const { violations } = proxy.violations();
+      expect(violations.length > 0 ? 1 : 0, JSON.stringify(violations)).toBe(expected);
+      if (expected) expect(violations.some((v) => /pallets/.test(v.message))).toBe(true);
+    }
+  });
+});
