@@ -90,10 +90,10 @@ export function createMock(options: AppOptions = {}): Mock {
     listings.push({ path: operation.path, answer, ...(operation.apiKeyHeader ? { keyHeader: operation.apiKeyHeader } : {}) });
     // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
     app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));
-    if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, apiKeys));
-    if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation.apiKeyHeader));
-    if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream));
-    app.get(path, listRoute(answer));
+    if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, apiKeys, operation));
+    if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation));
+    if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream, operation));
+    app.get(path, listRoute(answer, operation));
     app.all(path, (c) =>
       problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${operation.path}; use GET.`, {
         headers: { Allow: 'GET, HEAD, OPTIONS' },

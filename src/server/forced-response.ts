@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Operation } from '../spec/operations.ts';
 import { parsePrefer } from './prefer.ts';
-import { problem, problemFor } from './problem.ts';
+import { operationProblem, problem } from './problem.ts';
 
 /** The query parameter that forces a status where a Prefer header is awkward. */
 export const FORCE_PARAMETER = '__code';
@@ -16,9 +17,8 @@ export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
  * state without a key.
  */
 export function forcedResponse(operation: Operation): MiddlewareHandler {
-  const forcible = new Set(
-    operation.responses.map((r) => Number(r.status)).filter((status) => status >= 400 && problemFor(status) !== undefined),
-  );
+  // Those with a problem+json body in the spec: a 304 has none to send, a 2xx is not an error state.
+  const forcible = new Set(operation.responses.filter((r) => Number(r.status) >= 400 && r.problem).map((r) => Number(r.status)));
   return async (c, next) => {
     const preferred = parsePrefer(c.req.header('prefer')).get('code');
     const code = preferred ?? new URL(c.req.url).searchParams.get(FORCE_PARAMETER) ?? undefined;
@@ -29,6 +29,6 @@ export function forcedResponse(operation: Operation): MiddlewareHandler {
     c.header('Preference-Applied', `code=${status}`, { append: true });
     if (RETRY_STATUSES.has(status)) headers['Retry-After'] = '1';
     const how = preferred !== undefined ? `Prefer: code=${status}` : `${FORCE_PARAMETER}=${status}`;
-    return problem(c, problemFor(status)!, `Forced by ${how}.`, { headers });
+    return problem(c, operationProblem(operation, status as ContentfulStatusCode), `Forced by ${how}.`, { headers });
   };
 }

@@ -9,7 +9,7 @@ import { linkHeader } from './paginate.ts';
 import { createQueryParser } from './parse-query.ts';
 import { parsePrefer } from './prefer.ts';
 import type { ParameterError } from './problem.ts';
-import { PROBLEMS, problem } from './problem.ts';
+import { operationProblem, problem } from './problem.ts';
 import type { RecordStore } from './record-store.ts';
 
 /** The answer to a listing request, or why there is none. */
@@ -67,18 +67,19 @@ export function listingAnswerer(
  * The Hono handler of one listing: the answerer's answer, a 400 problem for an invalid query, 503
  * while the search index is built, 304 for a matching If-None-Match. Auth runs before it.
  */
-export function listRoute(answerer: Answerer): Handler {
+export function listRoute(answerer: Answerer, operation: Operation): Handler {
+  const [invalid, unavailable] = [operationProblem(operation, 400), operationProblem(operation, 503)];
   return (c) => {
     // Prefer: example=empty shows a UI's empty state without touching the data (RFC 7240; Prism's name).
     const empty = parsePrefer(c.req.header('prefer')).get('example') === 'empty';
     const outcome = answerer(new URL(c.req.url), empty);
     if ('invalid' in outcome) {
       const detail = outcome.invalid.map((e) => `${e.name} ${e.detail}`).join('; ');
-      return problem(c, PROBLEMS.invalidQuery, detail, { errors: outcome.invalid });
+      return problem(c, invalid, detail, { errors: outcome.invalid });
     }
     if ('warming' in outcome) {
       const done = Math.floor(outcome.warming * 100);
-      return problem(c, PROBLEMS.unavailable, `The search index is still being built (${done}% done); retry shortly.`, {
+      return problem(c, unavailable, `The search index is still being built (${done}% done); retry shortly.`, {
         headers: { 'Retry-After': '2' },
       });
     }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Operation } from '../spec/operations.ts';
 import type { HideKeys } from './hide-keys.ts';
 import { pathAndQuery } from './request-url.ts';
 
@@ -17,25 +18,40 @@ export interface ParameterError {
   readonly detail: string;
 }
 
-/** Every problem the mock can answer with, in one place. */
+/**
+ * The problems the mock and the proxy answer with outside what an operation documents (an invalid Host,
+ * an unknown path, another method, a failure of their own, the probes). What a listing answers with
+ * (400, 401, 429...) is read from its responses in the spec: see {@link operationProblem}.
+ */
 export const PROBLEMS = {
-  invalidQuery: { type: 'urn:tempmon:problem:invalid-query', title: 'Invalid query parameter', status: 400 },
   invalidHost: { type: 'urn:tempmon:problem:invalid-host', title: 'Invalid Host header', status: 400 },
-  unauthorized: { type: 'urn:tempmon:problem:unauthorized', title: 'Missing or unknown API key', status: 401 },
-  forbidden: { type: 'urn:tempmon:problem:forbidden', title: 'Forbidden', status: 403 },
   notFound: { type: 'about:blank', title: 'Not Found', status: 404 },
   methodNotAllowed: { type: 'about:blank', title: 'Method Not Allowed', status: 405 },
-  rateLimited: { type: 'urn:tempmon:problem:rate-limited', title: 'Too Many Requests', status: 429 },
   internal: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
   badGateway: { type: 'urn:tempmon:problem:bad-gateway', title: 'Bad Gateway', status: 502 },
-  unavailable: { type: 'about:blank', title: 'Service Unavailable', status: 503 },
   notReady: { type: 'urn:tempmon:problem:not-ready', title: 'Not ready', status: 503 },
   gatewayTimeout: { type: 'urn:tempmon:problem:gateway-timeout', title: 'Gateway Timeout', status: 504 },
 } as const satisfies Record<string, ProblemTemplate>;
 
-/** The template for an error status, if the mock has one. */
-export const problemFor = (status: number): ProblemTemplate | undefined =>
-  Object.values(PROBLEMS).find((template) => template.status === status);
+/**
+ * The problem `operation` documents for `status`: the type and title of its response's example in the
+ * spec, so a problem type is written once. A status it does not document gets `about:blank` and the
+ * status's own name (RFC 9457, 4.2.1).
+ */
+export function operationProblem(operation: Operation, status: ContentfulStatusCode): ProblemTemplate {
+  const documented = operation.responses.find((r) => r.status === String(status))?.problem;
+  return documented ? { ...documented, status } : { type: 'about:blank', title: REASONS[status] ?? `HTTP ${status}`, status };
+}
+
+const REASONS: Partial<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
 
 /** The media type of RFC 9457 problem documents. */
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';

@@ -1,4 +1,5 @@
 import type {
+  ExampleObject,
   OpenAPIObject,
   OperationObject,
   ParameterObject,
@@ -23,6 +24,8 @@ export interface QueryParameter {
 export interface ResponseSpec {
   readonly status: string;
   readonly contentTypes: readonly string[];
+  /** Its problem type and title, read from the example of its `application/problem+json` body. */
+  readonly problem?: { readonly type: string; readonly title: string };
 }
 
 /** What the kit needs to know about one operation, read from the spec. */
@@ -73,10 +76,11 @@ export function listOperations(document: OpenAPIObject): Operation[] {
             ...(typeof p['x-assumed'] === 'string' ? { assumed: p['x-assumed'] } : {}),
           })),
         ...(apiKeyHeader ? { apiKeyHeader } : {}),
-        responses: Object.entries(operation.responses ?? {}).map(([status, response]) => ({
-          status,
-          contentTypes: Object.keys(resolveRef<ResponseObject>(document, response).content ?? {}),
-        })),
+        responses: Object.entries(operation.responses ?? {}).map(([status, ref]) => {
+          const response = resolveRef<ResponseObject>(document, ref);
+          const problem = problemOf(document, response);
+          return { status, contentTypes: Object.keys(response.content ?? {}), ...(problem ? { problem } : {}) };
+        }),
         order: orderOf(operation, id),
         collection: collectionOf(operation, path, id),
       });
@@ -91,6 +95,17 @@ export function listOperations(document: OpenAPIObject): Operation[] {
     }
   }
   return operations;
+}
+
+/** The type and title of the example problem document of a response, if it shows one. */
+function problemOf(document: OpenAPIObject, response: ResponseObject): ResponseSpec['problem'] {
+  const media = response.content?.['application/problem+json'];
+  if (!media) return undefined;
+  const first = Object.values(media.examples ?? {})[0];
+  const example: unknown = media.example ?? (first ? resolveRef<ExampleObject>(document, first).value : undefined);
+  if (typeof example !== 'object' || example === null) return undefined;
+  const { type = 'about:blank', title } = example as { type?: unknown; title?: unknown };
+  return typeof type === 'string' && typeof title === 'string' ? { type, title } : undefined;
 }
 
 function itemSchemaOf(document: OpenAPIObject, operation: OperationObject, id: string): string {

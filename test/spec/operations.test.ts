@@ -19,18 +19,35 @@ describe('listOperations', () => {
     expect(operations[0]!.queryParameters.every((p) => !p.required && p.assumed)).toBe(true);
   });
 
-  it('lists documented responses with their media types', () => {
+  it('lists documented responses with their media types and the problem type and title of their examples', () => {
+    const problem = (type: string, title: string) => ({ contentTypes: ['application/problem+json'], problem: { type, title } });
     expect(operations[0]!.responses).toEqual([
       { status: '200', contentTypes: ['application/json'] },
       { status: '304', contentTypes: [] },
-      { status: '400', contentTypes: ['application/problem+json'] },
-      { status: '401', contentTypes: ['application/problem+json'] },
-      { status: '403', contentTypes: ['application/problem+json'] },
-      { status: '404', contentTypes: ['application/problem+json'] },
-      { status: '429', contentTypes: ['application/problem+json'] },
-      { status: '500', contentTypes: ['application/problem+json'] },
-      { status: '503', contentTypes: ['application/problem+json'] },
+      { status: '400', ...problem('urn:tempmon:problem:invalid-query', 'Invalid query parameter') },
+      { status: '401', ...problem('urn:tempmon:problem:unauthorized', 'Missing or unknown API key') },
+      { status: '403', ...problem('urn:tempmon:problem:forbidden', 'Forbidden') },
+      { status: '404', ...problem('about:blank', 'Not Found') },
+      { status: '429', ...problem('urn:tempmon:problem:rate-limited', 'Too Many Requests') },
+      { status: '500', ...problem('about:blank', 'Internal Server Error') },
+      { status: '503', ...problem('about:blank', 'Service Unavailable') },
     ]);
+  });
+
+  it('reads the x-order and x-collection of each listing', () => {
+    expect(operations.map((op) => [op.path, op.order.map((k) => `${k.field} ${k.direction}`), op.collection])).toEqual([
+      ['/alert', ['created_at desc', 'id asc'], { key: 'alerts', stream: 1, defaultCount: 300, timeline: { spanDays: 20, scale: 40 } }],
+      ['/sensor', ['created_at desc', 'id asc'], { key: 'sensors', stream: 2, defaultCount: 150, timeline: { spanDays: 90, scale: 25 } }],
+    ]);
+  });
+
+  it('refuses a malformed x-order, and two listings sharing a key or a stream', () => {
+    const document = structuredClone(spec.document);
+    document.paths!['/alert']!.get!['x-order'] = ['created_at newest'];
+    expect(() => listOperations(document)).toThrow(/listAlerts: x-order entry "created_at newest" must read/);
+    document.paths!['/alert']!.get!['x-order'] = [];
+    document.paths!['/alert']!.get!['x-collection'] = { key: 'sensors' };
+    expect(() => listOperations(document)).toThrow(/listAlerts and listSensors share x-collection key sensors/);
   });
 
   it('refuses an operation whose 200 is not an array of a component schema', () => {
