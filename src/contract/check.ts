@@ -2,6 +2,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import type { ListingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
 import type { SendOptions } from './http-client.ts';
+import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { PrismValidator } from './prism.ts';
 import type { Exchange, Failure, SkipCause } from './types.ts';
 
@@ -38,7 +39,10 @@ export interface OperationContext {
   readonly operation: Operation;
   readonly document: OpenAPIObject;
   readonly parameters: ListingParameters;
+  /** Judges headers of exchanges (prism-http). */
   readonly prism: PrismValidator;
+  /** Judges bodies and records: the spec's schemas as a server under test is held to them (its target view). */
+  readonly schemas: SchemaValidator;
   readonly maxResponseTimeMs?: number;
   /** Seed of the generated requests, and how many each exploration sends. */
   readonly seed: number;

@@ -3,6 +3,7 @@ import { listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
 import { describeAnswer, identity, recordsOf, type Listing, type OperationContext } from './check.ts';
 import type { HttpClient } from './http-client.ts';
+import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { PrismValidator } from './prism.ts';
 import type { Exchange } from './types.ts';
 
@@ -23,7 +24,7 @@ export function createOperationContext(
   operation: Operation,
   document: OpenAPIObject,
   client: HttpClient,
-  prism: PrismValidator,
+  judges: { readonly prism: PrismValidator; readonly schemas: SchemaValidator },
   settings: ContextSettings,
   exchanges: Exchange[],
 ): OperationContext {
@@ -34,7 +35,8 @@ export function createOperationContext(
     operation,
     document,
     parameters,
-    prism,
+    prism: judges.prism,
+    schemas: judges.schemas,
     seed: settings.seed,
     examples: settings.examples,
     apiKey: settings.apiKey,

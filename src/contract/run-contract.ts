@@ -1,5 +1,7 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { listOperations, type Operation } from '../spec/operations.ts';
+import { createSchemaValidator } from '../spec/schema-validator.ts';
+import { targetView } from '../spec/target-view.ts';
 import { identities, noEvidence, recordsOf, type Check, type Finding, type OperationContext, type Skip } from './check.ts';
 import { ALL_CHECKS, selectChecks } from './checks/index.ts';
 import { grade } from './grade.ts';
@@ -42,7 +44,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
   });
   // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
   const { createPrismValidator } = await import('./prism.ts');
-  const prism = await createPrismValidator(options.document);
+  const judges = { prism: await createPrismValidator(options.document), schemas: createSchemaValidator(targetView(options.document)) };
   // The deadline counts from the first request: loading the validator is the kit's own cost.
   const timer = setTimeout(() => stopAt.abort(), maxDurationMs);
   timer.unref();
@@ -64,7 +66,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
 
     const runs = operations.map((operation) => {
       const exchanges: Exchange[] = [];
-      return { operation, exchanges, context: createOperationContext(operation, options.document, client, prism, settings, exchanges) };
+      return { operation, exchanges, context: createOperationContext(operation, options.document, client, judges, settings, exchanges) };
     });
     const probes = await Promise.all(runs.map(({ context }) => context.send({})));
     refuseMisconfigured(

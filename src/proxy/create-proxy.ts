@@ -14,6 +14,7 @@ import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplat
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations, type Operation } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
+import { targetView } from '../spec/target-view.ts';
 import { createRecorder } from './recorder.ts';
 import { UpstreamTimeout, fetchUpstream, nodeUpstream, type UpstreamResponse } from './upstream.ts';
 import { exchangeValidator, type Violation } from './validate-exchange.ts';
@@ -44,6 +45,7 @@ export async function createProxy(options: ProxyOptions) {
   const { createPrismValidator } = await import('../contract/prism.ts');
   const prism = await createPrismValidator(document);
   const validator = createSchemaValidator(document);
+  const judges = { prism, schemas: createSchemaValidator(targetView(document)) };
   const recorder = options.record ? createRecorder(options.record, document, validator) : undefined;
   const upstream = options.fetch ? fetchUpstream(options.fetch) : nodeUpstream;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -70,7 +72,7 @@ export async function createProxy(options: ProxyOptions) {
 
   const forwards = new Map<string, (incoming: URL, headers: Record<string, string | undefined>) => Promise<Reply>>();
   for (const operation of operations) {
-    const judge = memoised(exchangeValidator(operation, document, prism));
+    const judge = memoised(exchangeValidator(operation, document, judges));
     const parseQuery = createQueryParser(operation.queryParameters, validator);
     const forward = async (incoming: URL, requestHeaders: Record<string, string | undefined>): Promise<Reply> => {
       const url = `${base}${operation.path}${incoming.search}`;

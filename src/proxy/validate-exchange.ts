@@ -6,6 +6,7 @@ import { responseSchemaConformance } from '../contract/checks/response-schema-co
 import { statusCodeConformance } from '../contract/checks/status-code-conformance.ts';
 import { undocumentedFields } from '../contract/checks/undocumented-fields.ts';
 import type { PrismValidator } from '../contract/prism.ts';
+import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { Exchange, Severity } from '../contract/types.ts';
 import { listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
@@ -30,12 +31,16 @@ export interface Violation {
 }
 
 /** Judges proxied exchanges of one operation with the same checks `tempmon contract` uses. */
-export function exchangeValidator(operation: Operation, document: OpenAPIObject, prism: PrismValidator) {
+export function exchangeValidator(
+  operation: Operation,
+  document: OpenAPIObject,
+  judges: { readonly prism: PrismValidator; readonly schemas: SchemaValidator },
+) {
   // Only what response checks read; the probing parts of a context are never called by them.
   const context = {
     operation,
     document,
-    prism,
+    ...judges,
     parameters: listingParameters(operation),
     seed: 0,
     examples: 0,

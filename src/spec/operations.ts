@@ -24,6 +24,8 @@ export interface QueryParameter {
 export interface ResponseSpec {
   readonly status: string;
   readonly contentTypes: readonly string[];
+  /** JSON pointer of each media type's body schema (`#/components/responses/BadRequest/content/...`). */
+  readonly schemaAt: Readonly<Record<string, string>>;
   /** Its problem type and title, read from the example of its `application/problem+json` body. */
   readonly problem?: { readonly type: string; readonly title: string };
 }
@@ -79,7 +81,11 @@ export function listOperations(document: OpenAPIObject): Operation[] {
         responses: Object.entries(operation.responses ?? {}).map(([status, ref]) => {
           const response = resolveRef<ResponseObject>(document, ref);
           const problem = problemOf(document, response);
-          return { status, contentTypes: Object.keys(response.content ?? {}), ...(problem ? { problem } : {}) };
+          // Where the response lives: its $ref's target, or in place under the operation.
+          const at = typeof ref.$ref === 'string' ? ref.$ref : `#/paths/${escape(path)}/${method}/responses/${status}`;
+          const contentTypes = Object.keys(response.content ?? {});
+          const schemaAt = Object.fromEntries(contentTypes.map((type) => [type, `${at}/content/${escape(type)}/schema`]));
+          return { status, contentTypes, schemaAt, ...(problem ? { problem } : {}) };
         }),
         order: orderOf(operation, id),
         collection: collectionOf(operation, path, id),
@@ -96,6 +102,9 @@ export function listOperations(document: OpenAPIObject): Operation[] {
   }
   return operations;
 }
+
+/** A JSON pointer segment (RFC 6901). */
+const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** The type and title of the example problem document of a response, if it shows one. */
 function problemOf(document: OpenAPIObject, response: ResponseObject): ResponseSpec['problem'] {

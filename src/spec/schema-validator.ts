@@ -10,7 +10,12 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 export interface SchemaIssue {
   /** JSON path of the offending value, e.g. `$[3].created_at`. */
   readonly path: string;
+  /** Ajv's own message, e.g. `must match format "uuid"` (plus the name of an additional property). */
   readonly message: string;
+  /** The JSON Schema keyword that failed (`type`, `format`, `minimum`...). */
+  readonly keyword: string;
+  /** The offending value's place as path segments below the validated value, e.g. `['3', 'created_at']`. */
+  readonly at: readonly string[];
 }
 
 /** Validates values against the spec's component schemas (JSON Schema 2020-12, as OpenAPI 3.1 uses). */
@@ -19,6 +24,8 @@ export interface SchemaValidator {
   validate(schema: string, value: unknown, basePath?: string): SchemaIssue[];
   /** Issues of `value` against an inline schema object (compiled once per object). */
   check(schema: object, value: unknown, basePath?: string): SchemaIssue[];
+  /** Issues of `value` against the schema at a JSON pointer into the document (`#/paths/~1alert/...`). */
+  validateAt(pointer: string, value: unknown, basePath?: string): SchemaIssue[];
   /** Whether `schema` names a component schema. */
   has(schema: string): boolean;
 }
@@ -33,7 +40,8 @@ export function createSchemaValidator(document: OpenAPIObject): SchemaValidator 
   // strict: false because OpenAPI adds keywords (example, x-assumed...) that JSON Schema does not know.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
-  ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: document.components?.schemas ?? {} } });
+  // The whole document, so that a response's schema is reached by its pointer, $refs and all.
+  ajv.addSchema({ ...document, $id: DOCUMENT_ID });
   const compiled = new Map<string, ValidateFunction>();
   const names = new Set(Object.keys(document.components?.schemas ?? {}));
   const inline = new WeakMap<object, ValidateFunction>();
@@ -48,6 +56,14 @@ export function createSchemaValidator(document: OpenAPIObject): SchemaValidator 
         if (!names.has(schema)) throw new Error(`no component schema named ${schema}`);
         validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/components/schemas/${schema}` });
         compiled.set(schema, validate);
+      }
+      return run(validate, value, basePath);
+    },
+    validateAt(pointer, value, basePath = '$') {
+      let validate = compiled.get(pointer);
+      if (!validate) {
+        validate = ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
+        compiled.set(pointer, validate);
       }
       return run(validate, value, basePath);
     },
@@ -77,5 +93,5 @@ function toIssue(error: ErrorObject, basePath: string): SchemaIssue {
     basePath,
   );
   const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
-  return { path, message: `${error.message ?? 'is invalid'}${extra}` };
+  return { path, message: `${error.message ?? 'is invalid'}${extra}`, keyword: error.keyword, at: segments };
 }

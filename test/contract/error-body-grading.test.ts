@@ -109,7 +109,9 @@ describe("the mock's own 400 is still held to the full spec", () => {
     expect(validator.validate('Problem', body)).toEqual([]);
 
     const nameless = { ...body, errors: body.errors.map(({ name: _, ...rest }) => rest) };
-    expect(validator.validate('Problem', nameless)).toContainEqual({ path: '$.errors[0]', message: "must have required property 'name'" });
+    expect(validator.validate('Problem', nameless)).toContainEqual(
+      expect.objectContaining({ path: '$.errors[0]', message: "must have required property 'name'" }),
+    );
     // The same body is fine for a target: the view drops the mock-only member.
     expect(createSchemaValidator(targetView(spec.document)).validate('Problem', nameless)).toEqual([]);
   });

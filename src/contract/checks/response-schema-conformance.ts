@@ -2,13 +2,15 @@ import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
 import type { Finding, OperationContext, ResponseCheck } from '../check.ts';
 import { preview } from '../check.ts';
+import type { SchemaIssue } from '../../spec/schema-validator.ts';
 import type { Exchange } from '../types.ts';
 import { documentedResponse } from './documented-response.ts';
 import { needsResponse } from './needs.ts';
 
 /**
- * Every response body matches its documented schema, checked by prism-http's validator: every record of
- * every page read, and error bodies too. Each finding names the JSON path of the offending value.
+ * Every response body matches its documented schema, checked by the spec's one schema validator (Ajv,
+ * against the target view): every record of every page read, and error bodies too. Each finding names
+ * the JSON path of the offending value and carries Ajv's message as it is.
  */
 export const responseSchemaConformance: ResponseCheck = {
   name: 'response_schema_conformance',
@@ -33,30 +35,20 @@ export const responseSchemaConformance: ResponseCheck = {
         },
       ];
     }
-    // The documented media type stands in for the real one, which content_type_conformance judges.
-    const diagnostics = context.prism.validateResponse(context.operation.operationId, {
-      status: response.status,
-      headers: { 'content-type': mediaType },
-      body: response.json,
-    });
-    return diagnostics.filter((d) => d.path[0] === 'body').map((d) => toFinding(d.path.slice(1), d.message, d.keyword, exchange, context));
+    // Judged against the schema the spec documents for this status (and its first media type, which
+    // stands in for the real one: content_type_conformance judges that), with Ajv's own messages.
+    const pointer = documented.schemaAt[mediaType];
+    if (!pointer) return [];
+    return context.schemas.validateAt(pointer, response.json).map((issue) => toFinding(issue, exchange, context));
   },
 };
 
-function toFinding(
-  path: readonly string[],
-  prismMessage: string,
-  keyword: string | undefined,
-  exchange: Exchange,
-  context: OperationContext,
-): Finding {
-  const value = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], exchange.response?.json);
-  const where = `$${path.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('')}`;
-  const detail = prismMessage.replace(/^Response body (property \S+ )?/, '');
+function toFinding(issue: SchemaIssue, exchange: Exchange, context: OperationContext): Finding {
+  const value = issue.at.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], exchange.response?.json);
   return {
-    severity: severityOf(path, value, keyword, exchange, context),
-    message: `${where} ${detail}`,
-    expected: detail.replace(/^must (be )?/, ''),
+    severity: severityOf(issue.at, value, issue.keyword, exchange, context),
+    message: `${issue.path} ${issue.message}`,
+    expected: issue.message,
     actual: value === undefined ? '(absent)' : preview(JSON.stringify(value), 80),
     exchange,
   };
@@ -70,7 +62,7 @@ function toFinding(
 function severityOf(
   path: readonly string[],
   value: unknown,
-  keyword: string | undefined,
+  keyword: string,
   exchange: Exchange,
   context: OperationContext,
 ): Finding['severity'] {
