@@ -3,7 +3,7 @@
  * listings. This is the one public entry; everything else is internal.
  *
  * dist/index.d.ts must type-check in a project without @types/node: options are re-exported from modules
- * that name neither node:http nor undici, and the results that do (the mock's and the proxy's fast paths)
+ * that name neither node:http nor undici, and the results that do (the mock's replay, its node:http listener)
  * are declared here structurally; the checks at the end of this file keep both sides in step.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
@@ -101,30 +101,34 @@ export interface NodeServerResponse {
 export type NodeRequestListener = (request: NodeIncomingMessage, response: NodeServerResponse) => void;
 
 /** Answers a node:http request without the Fetch API when it can; false when the app must answer it. */
-export type NodeFastPath = (request: NodeIncomingMessage, response: NodeServerResponse) => boolean;
+export type NodeReplay = (request: NodeIncomingMessage, response: NodeServerResponse) => boolean;
 
-/** The app, and a node:http fast path for answers it has already computed (what `tempmon serve` runs). */
+/** The app, and the replay of its cached answers for node:http (what `tempmon serve` runs). */
 export interface Mock {
   readonly app: Hono;
-  /** Answers a repeated listing request from cache; false when the app must answer it. */
-  readonly fastPath: NodeFastPath;
+  /**
+   * Replays the app's own stored answer to the same request (status, headers, bytes), before any Fetch API
+   * object is made; false when the app must answer it. Only answers the app marked cacheable are stored.
+   */
+  readonly replay: NodeReplay;
   /** Hides the configured keys in a text about a request (a URL for a log line of your own, say). */
   readonly hideKeys: (text: string) => string;
 }
 
-/** Creates the app and its fast path (see {@link createApp}). */
+/** Creates the app and its response cache (see {@link createApp}). */
 export function createMock(options?: AppOptions): Mock {
   return createMockInternal(options) as Mock;
 }
 
 /**
- * The node:http request listener of a mock: its fast path for cached answers, then the full app.
- * With `log`, one line per request (method, path and query, status, duration); headers are never
+ * The node:http request listener of a mock: the replay of a stored answer, else the app.
+ * With `log`, one line per request (method, path and query, status, duration; `format` `json` makes each
+ * a pino JSON object); headers are never
  * logged, and a configured key sent in the URL is redacted. `http.createServer(nodeListener(createMock()))`
  * serves it.
  */
-export function nodeListener(mock: Mock, log?: (line: string) => void): NodeRequestListener {
-  return nodeListenerInternal(mock, log) as NodeRequestListener;
+export function nodeListener(mock: Mock, log?: (line: string) => void, format: 'compact' | 'json' = 'compact'): NodeRequestListener {
+  return nodeListenerInternal(mock, log ? { format, sink: log } : undefined) as NodeRequestListener;
 }
 
 // --- The contract kit --------------------------------------------------------------------------------
@@ -160,8 +164,6 @@ export const ALL_CHECKS: readonly CheckInfo[] = CHECKS;
 /** A running validating proxy (see {@link createProxy}). */
 export interface ValidatingProxy {
   readonly app: Hono;
-  /** Forwards a listing request straight from node:http; false when the app must answer it. */
-  readonly fastPath: NodeFastPath;
   /** Hides the key a request sent in its key header, in a text about that request (a log line). */
   readonly hideKeysOf: (headers: Readonly<Record<string, string | string[] | undefined>>) => (text: string) => string;
   /** The violations seen so far (the newest 1000) and how many there were in all. */
@@ -193,8 +195,7 @@ export const REFERENCE_DATE: Date = REFERENCE;
 type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : false) : false;
 type Assert<T extends true> = T;
 type _InStep = Assert<
-  | Same<Omit<Mock, 'fastPath'>, Omit<InternalMock, 'fastPath'>>
-  | Same<Omit<ValidatingProxy, 'fastPath'>, Omit<Awaited<ReturnType<typeof createProxyInternal>>, 'fastPath'>>
+  Same<Omit<Mock, 'replay'>, Omit<InternalMock, 'replay'>> | Same<ValidatingProxy, Awaited<ReturnType<typeof createProxyInternal>>>
 >;
 // node's own objects and listeners fit the structural types, both ways a caller meets them.
 type _NodeFits = Assert<

@@ -4,6 +4,7 @@ import { loadSpec } from '../spec/load-spec.ts';
 import { requestLog } from '../server/request-log.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { listen } from './listen.ts';
+import { logFormatOption, sinkFor } from './log-options.ts';
 import { listeningAddresses } from './listen-address.ts';
 
 /** Help of `tempmon proxy`. */
@@ -22,6 +23,7 @@ Options:
   --errors              answer 502 problem+json listing the violations instead of a non-conformant response
   --record FILE         record the records seen into FILE (a data file for tempmon serve --data)
   --quiet               do not log requests (violations are still logged)
+  --log-format F        request log: compact (a line per request, default) or json (pino)
   -h, --help            show this help`;
 
 /** Runs `tempmon proxy`; resolves once listening, with a `close` to stop it. */
@@ -34,6 +36,7 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     errors: { type: 'boolean' },
     record: { type: 'string' },
     quiet: { type: 'boolean' },
+    'log-format': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -57,11 +60,13 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     log,
   });
   const listener = getRequestListener(proxy.app.fetch);
-  const logRequest = values.quiet ? undefined : requestLog(log, (request) => proxy.hideKeysOf(request.headers));
+  const logRequest = values.quiet
+    ? undefined
+    : requestLog(logFormatOption(values['log-format']), sinkFor(log), (request) => proxy.hideKeysOf(request.headers));
   const { server, url: bound } = await listen(
     (request, response) => {
       logRequest?.(request, response);
-      if (!proxy.fastPath(request, response)) void listener(request, response);
+      void listener(request, response);
     },
     host,
     port,

@@ -9,6 +9,7 @@ import { loadSpec } from '../spec/load-spec.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { datasetCli } from './dataset-options.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { logFormatOption, sinkFor } from './log-options.ts';
 import { listen } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
 import { watchDataFile } from './watch-data-file.ts';
@@ -31,6 +32,7 @@ ${datasetHelp}
   --rate-limit N        at most N requests per second per key, then 429
   --watch               with --data, reload the file when it changes
   --quiet               do not log requests
+  --log-format F        request log: compact (a line per request, default) or json (pino)
   -h, --help            show this help
 
 A key you give (--api-key or TEMPMON_API_KEY) is never printed back.
@@ -52,6 +54,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     'rate-limit': { type: 'string' },
     watch: { type: 'boolean' },
     quiet: { type: 'boolean' },
+    'log-format': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -79,7 +82,11 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   const mock = createMock({ spec, apiKeys, scenarios, ...(store ? { store } : { dataset: generated }) });
   const watcher = store && values.watch ? watchDataFile(values.data as string, spec, store, log) : undefined;
 
-  const { server, url: bound } = await listen(nodeListener(mock, values.quiet ? undefined : log), host, port);
+  const { server, url: bound } = await listen(
+    nodeListener(mock, values.quiet ? undefined : { format: logFormatOption(values['log-format']), sink: sinkFor(log) }),
+    host,
+    port,
+  );
   const { url, note } = listeningAddresses(bound, host);
   const counts = Object.entries(data ?? countsOf(spec.document, generated.counts)).map(
     ([key, v]) => `${typeof v === 'number' ? v : v.length} ${key}`,

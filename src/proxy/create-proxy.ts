@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
+import { LRUCache } from 'lru-cache';
 import { describeNetworkError } from '../contract/http-client.ts';
 import type { Exchange } from '../contract/types.ts';
 import { browserCors } from '../server/browser-cors.ts';
 import type { ProxyOptions } from './proxy-options.ts';
 import { validHost } from '../server/valid-host.ts';
 import { addSpecRoutes } from '../server/docs-page.ts';
-import { CORS_RESPONSE_HEADERS } from '../server/fast-path.ts';
 import { type HideKeys, keyHider } from '../server/hide-keys.ts';
 import { createQueryParser } from '../server/parse-query.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
@@ -70,7 +69,6 @@ export async function createProxy(options: ProxyOptions) {
   // The spec and its interactive reference, with the mock's own handlers; "Try it out" goes through the proxy.
   addSpecRoutes(app, options.spec);
 
-  const forwards = new Map<string, (incoming: URL, headers: Record<string, string | undefined>) => Promise<Reply>>();
   for (const operation of operations) {
     const judge = memoised(exchangeValidator(operation, document, judges));
     const parseQuery = createQueryParser(operation.queryParameters, validator);
@@ -152,9 +150,8 @@ export async function createProxy(options: ProxyOptions) {
           },
         );
       }
-      return { status: answer.status, headers: { ...responseHeaders, ...CORS }, body: text };
+      return { status: answer.status, headers: responseHeaders, body: text };
     };
-    forwards.set(operation.path, forward);
     app.get(operation.path, async (c) => {
       const reply = await forward(new URL(c.req.url), c.req.header());
       return new Response(reply.body, { status: reply.status, headers: reply.headers });
@@ -170,32 +167,13 @@ export async function createProxy(options: ProxyOptions) {
     );
   }
   app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
-  /** Forwards GET/HEAD listings straight from node:http, skipping the Fetch API objects; false for anything else. */
-  const fastPath = (request: IncomingMessage, response: ServerResponse): boolean => {
-    const raw = request.url ?? '/';
-    const q = raw.indexOf('?');
-    const forward = forwards.get(q < 0 ? raw : raw.slice(0, q));
-    if (!forward || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
-    let incoming: URL;
-    try {
-      incoming = new URL(`http://${request.headers.host ?? 'localhost'}${raw}`);
-    } catch {
-      return false;
-    }
-    const headers = Object.fromEntries(Object.entries(request.headers).map(([n, v]) => [n, Array.isArray(v) ? v.join(', ') : v]));
-    void forward(incoming, headers)
-      .catch((error: unknown) => {
-        const hide = hideKeysOf(request.headers);
-        log(hide(`proxy failure on ${raw}: ${String(error)}`));
-        return problemReply(PROBLEMS.internal, 'The proxy failed unexpectedly; this is a bug in tempmon-kit.', hide(raw));
-      })
-      .then((reply) => {
-        response.writeHead(reply.status, reply.headers);
-        response.end(request.method === 'HEAD' ? undefined : reply.body);
-      });
-    return true;
-  };
-  return { app, fastPath, hideKeysOf, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
+  // Never leak a stack trace to the client; the cause goes to the proxy's log, without the request's key.
+  app.onError((error, c) => {
+    const hide = hideKeysOf(c.req.header());
+    log(hide(`proxy failure on ${c.req.method} ${c.req.path}: ${String(error)}`));
+    return problem(c, PROBLEMS.internal, 'The proxy failed unexpectedly; this is a bug in tempmon-kit.');
+  });
+  return { app, hideKeysOf, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
 }
 
 /** The methods the spec has at each path the proxy forwards (the Allow header adds HEAD with GET, and OPTIONS for CORS). */
@@ -212,13 +190,10 @@ interface Reply {
   readonly body: string;
 }
 
-// Both the fast path and the app route send the mock's CORS headers, so a browser reads X-Total-Count and Link either way.
-const CORS = CORS_RESPONSE_HEADERS;
-
 function problemReply(template: ProblemTemplate, detail: string, where: string, members: Record<string, unknown> = {}): Reply {
   return {
     status: template.status,
-    headers: { 'content-type': PROBLEM_MEDIA_TYPE, ...CORS },
+    headers: { 'content-type': PROBLEM_MEDIA_TYPE },
     body: problemBody(template, detail, where, members),
   };
 }
@@ -230,7 +205,7 @@ const MEMO_LIMIT = 256;
  * same page fetched again) reuses its verdict instead of validating every record again.
  */
 function memoised(judge: (exchange: Exchange) => Violation[]): (exchange: Exchange) => Violation[] {
-  const verdicts = new Map<string, Violation[]>();
+  const verdicts = new LRUCache<string, Violation[]>({ max: MEMO_LIMIT });
   return (exchange) => {
     const response = exchange.response!;
     const key = `${response.status}|${response.headers['content-type'] ?? ''}|${createHash('sha1').update(response.text).digest('base64')}`;
@@ -238,7 +213,6 @@ function memoised(judge: (exchange: Exchange) => Violation[]): (exchange: Exchan
     if (known) return known.map((v) => ({ ...v, time: new Date().toISOString() }));
     const found = judge(exchange);
     verdicts.set(key, found);
-    if (verdicts.size > MEMO_LIMIT) verdicts.delete(verdicts.keys().next().value!);
     return found;
   };
 }

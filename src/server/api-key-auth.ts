@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { keyChecker } from './key-checker.ts';
+import type { KeyChecker } from './key-checker.ts';
 import type { Operation } from '../spec/operations.ts';
 import { operationProblem, problem } from './problem.ts';
 
@@ -7,11 +7,10 @@ import { operationProblem, problem } from './problem.ts';
  * Checks the API key header against the configured keys in constant time (see keyChecker). The key
  * itself is never logged or echoed.
  */
-export function apiKeyAuth(header: string, keys: readonly string[], operation: Operation): MiddlewareHandler {
-  const known = keyChecker(keys);
+export function apiKeyAuth(header: string, knownKey: KeyChecker, operation: Operation): MiddlewareHandler {
   const template = operationProblem(operation, 401);
   return async (c, next) => {
-    if (!known(c.req.header(header))) {
+    if (knownKey(c.req.header(header)) < 0) {
       return problem(c, template, `Send a valid key in the ${header} header.`);
     }
     await next();

@@ -14,15 +14,16 @@ import { createDatasetStore, createGeneratedDatasetStore, type DatasetStore } fr
 import { addSpecRoutes } from './docs-page.ts';
 import { validHost } from './valid-host.ts';
 import { errorRate } from './error-rate.ts';
-import { createFastPath, type FastListing } from './fast-path.ts';
 import { forcedResponse } from './forced-response.ts';
 import { type HideKeys, hideKeys, keyHider } from './hide-keys.ts';
+import { keyChecker } from './key-checker.ts';
 import { latency, type LatencyRange } from './latency.ts';
 import { listRoute, listingAnswerer } from './list-route.ts';
 import { addProbeRoutes } from './probe-routes.ts';
 import { PROBLEMS, problem } from './problem.ts';
 import { createRandomStream } from './random-stream.ts';
 import { rateLimit } from './rate-limit.ts';
+import { createResponseCache } from './response-cache.ts';
 
 /** The key the mock accepts when none is configured. Documented, and only ever meant for local use. */
 export const DEFAULT_API_KEY = 'tempmon-dev-key';
@@ -39,16 +40,16 @@ export function createApp(options: AppOptions = {}): Hono {
   return createMock(options).app;
 }
 
-/** The app, and a node:http fast path for answers it has already computed (what `tempmon serve` runs). */
+/** The app, and the replay of its cached answers for node:http (what `tempmon serve` runs). */
 export interface Mock {
   readonly app: Hono;
-  /** Answers a repeated listing request from cache; false when the app must answer it. */
-  readonly fastPath: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /** Replays the app's stored answer to the same request (see createResponseCache); false when the app must answer. */
+  readonly replay: (request: IncomingMessage, response: ServerResponse) => boolean;
   /** Hides the configured keys in a text about a request (for the request log). */
   readonly hideKeys: HideKeys;
 }
 
-/** Creates the app and its fast path (see {@link createApp}). */
+/** Creates the app and its response cache (see {@link createApp}). */
 export function createMock(options: AppOptions = {}): Mock {
   const spec = options.spec ?? loadSpec();
   const datasetOptions = options.dataset ?? DEFAULT_DATASET;
@@ -66,16 +67,26 @@ export function createMock(options: AppOptions = {}): Mock {
   const faultStream = createRandomStream(seed, STREAM.faults);
 
   const hide = keyHider(apiKeys);
+  const knownKey = keyChecker(apiKeys);
+  // Simulated conditions must see every request, so they turn the response cache off.
+  const simulated = scenarios.latency !== undefined || scenarios.errorRate !== undefined || scenarios.rateLimit !== undefined;
+  const cache = createResponseCache({
+    enabled: !simulated,
+    identity: () => store.identity,
+    keyHeaders: [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))],
+    knownKey,
+  });
 
+  // One pipeline, in this order: every rule below lives once, here, and node:http only replays its answers.
   const app = new Hono();
-  // First: every answer and log line after it may quote the URL, where a client may have put its key.
+  app.use('*', cache.capture);
+  // Every answer and log line after this may quote the URL, where a client may have put its key.
   app.use('*', hideKeys(hide));
   app.use('*', browserCors(operations));
   app.use('*', validHost());
   addSpecRoutes(app, spec);
   addProbeRoutes(app, listProbes(spec.document), store);
 
-  const listings: FastListing[] = [];
   for (const operation of operations) {
     const path = operation.path.replace(/\{([^}]+)\}/g, ':$1');
     const { key } = operation.collection;
@@ -87,10 +98,9 @@ export function createMock(options: AppOptions = {}): Mock {
       new AnswerCache(),
       hide,
     );
-    listings.push({ path: operation.path, answer, ...(operation.apiKeyHeader ? { keyHeader: operation.apiKeyHeader } : {}) });
     // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
     app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));
-    if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, apiKeys, operation));
+    if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, knownKey, operation));
     if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation));
     if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream, operation));
     app.get(path, listRoute(answer, operation));
@@ -107,8 +117,5 @@ export function createMock(options: AppOptions = {}): Mock {
     console.error(`tempmon: unexpected error on ${c.req.method} ${hide(c.req.path)}: ${hide(error.message)}`);
     return problem(c, PROBLEMS.internal, 'The mock failed unexpectedly; this is a bug in tempmon-kit.');
   });
-  // Simulated conditions must see every request, so they turn the fast path off.
-  const simulated = scenarios.latency !== undefined || scenarios.errorRate !== undefined || scenarios.rateLimit !== undefined;
-  const fastPath = simulated ? () => false : createFastPath(listings, apiKeys);
-  return { app, fastPath, hideKeys: hide };
+  return { app, replay: cache.replay, hideKeys: hide };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Handler } from 'hono';
+import './response-cache.ts';
 import { LISTING_PARAMETERS, listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
@@ -84,6 +85,9 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
       });
     }
     const { answer } = outcome;
+    // Nothing preferred (example, delay, code), forced or simulated reached this answer: the listener
+    // may replay it. It depends only on what the response cache keys on (Host, URL, key, Prefer, If-None-Match).
+    if (c.req.header('prefer') === undefined) c.set('cacheable', true);
     const headers: Record<string, string> = {
       'X-Total-Count': String(answer.total),
       ...(answer.link ? { Link: answer.link } : {}),

@@ -25,6 +25,7 @@ export interface ParameterError {
  */
 export const PROBLEMS = {
   invalidHost: { type: 'urn:tempmon:problem:invalid-host', title: 'Invalid Host header', status: 400 },
+  invalidRequest: { type: 'urn:tempmon:problem:invalid-request', title: 'Invalid request target', status: 400 },
   notFound: { type: 'about:blank', title: 'Not Found', status: 404 },
   methodNotAllowed: { type: 'about:blank', title: 'Method Not Allowed', status: 405 },
   internal: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
@@ -76,11 +77,11 @@ export function problem(
   return c.body(body, template.status, { 'Content-Type': PROBLEM_MEDIA_TYPE, ...extra.headers });
 }
 
-/** The JSON text of a problem document for the request at `pathAndQuery`. */
+/** The JSON text of a problem document for the request at `pathAndQuery` (no `instance` when undefined). */
 export function problemBody(
   template: ProblemTemplate,
   detail: string,
-  pathAndQuery: string,
+  pathAndQuery: string | undefined,
   members: Record<string, unknown> = {},
 ): string {
   return JSON.stringify({
@@ -88,7 +89,7 @@ export function problemBody(
     title: template.title,
     status: template.status,
     detail,
-    instance: asUriReference(pathAndQuery),
+    ...(pathAndQuery === undefined ? {} : { instance: asUriReference(pathAndQuery) }),
     ...members,
   });
 }

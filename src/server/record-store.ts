@@ -1,4 +1,5 @@
-import type { ApiRecord } from '../fixtures/record-factory.ts';
+import { LRUCache } from 'lru-cache';
+import type { ApiRecord } from '../spec/records.ts';
 import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
 
 /** One page of the records matching a term, with how many match in all. */
@@ -31,13 +32,13 @@ export const TRIGRAM_LIMIT = 50_000;
  * results of one search does not search again.
  */
 export function searchCache(search: (term: string) => Uint32Array): (term: string) => Uint32Array {
-  const recent = new Map<string, Uint32Array>();
+  const recent = new LRUCache<string, Uint32Array>({ max: CACHED_TERMS });
   return (term) => {
     let hits = recent.get(term);
-    if (hits) recent.delete(term);
-    else hits = search(term);
-    recent.set(term, hits);
-    if (recent.size > CACHED_TERMS) recent.delete(recent.keys().next().value!);
+    if (!hits) {
+      hits = search(term);
+      recent.set(term, hits);
+    }
     return hits;
   };
 }

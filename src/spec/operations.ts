@@ -24,6 +24,8 @@ export interface QueryParameter {
 export interface ResponseSpec {
   readonly status: string;
   readonly contentTypes: readonly string[];
+  /** The names of the headers it documents, as written in the spec. */
+  readonly headers: readonly string[];
   /** JSON pointer of each media type's body schema (`#/components/responses/BadRequest/content/...`). */
   readonly schemaAt: Readonly<Record<string, string>>;
   /** Its problem type and title, read from the example of its `application/problem+json` body. */
@@ -85,7 +87,8 @@ export function listOperations(document: OpenAPIObject): Operation[] {
           const at = typeof ref.$ref === 'string' ? ref.$ref : `#/paths/${escape(path)}/${method}/responses/${status}`;
           const contentTypes = Object.keys(response.content ?? {});
           const schemaAt = Object.fromEntries(contentTypes.map((type) => [type, `${at}/content/${escape(type)}/schema`]));
-          return { status, contentTypes, schemaAt, ...(problem ? { problem } : {}) };
+          const headers = Object.keys(response.headers ?? {});
+          return { status, contentTypes, headers, schemaAt, ...(problem ? { problem } : {}) };
         }),
         order: orderOf(operation, id),
         collection: collectionOf(operation, path, id),

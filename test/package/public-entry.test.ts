@@ -58,12 +58,11 @@ describe('the public entry', () => {
     }
   });
 
-  it('creates a proxy whose fast path node:http can call', async () => {
+  it('creates a proxy that node:http serves through @hono/node-server', async () => {
     const mock = entry.createApp({ spec, dataset: { seed: 3, counts: { alerts: 2, sensors: 2 } } });
     const proxy = await entry.createProxy({ target: 'http://mock.test', spec, fetch: (request) => mock.fetch(request) });
-    const server = createServer((request, response) => {
-      if (!proxy.fastPath(request, response)) response.writeHead(500).end();
-    });
+    const { getRequestListener } = await import('@hono/node-server');
+    const server = createServer(getRequestListener(proxy.app.fetch));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {

@@ -5,14 +5,13 @@
 // Replay a failure with the seed fast-check prints: FUZZ_SEED=<seed> npx vitest run test/server/fuzz-http.slow.test.ts
 // FUZZ_RUNS=<factor> scales every run count (default 1: about 10 s of tests on 2 busy cores).
 //
-// Known gaps, reported with issue 11, item 10, and left out of what is asserted here:
-// - @hono/node-server refuses some requests before the mock sees them with an empty 400 (no problem+json,
-//   no CORS): a Host such as `a b`, `[::1`, `a:`, `a:99999`, `a@b`, `é`, `[0:0::1]`, an empty one; a
-//   backslash in the path; `*`; an absolute-form target with an invalid host; HTTP/1.0 without Host.
-//   They are told apart by whether the mock was called (`byMock`), and held to no more than 400 or 431.
-// - With a valid key, the fast path answers several of those Hosts (it builds `http://${host}${url}`),
-//   so a Host with `?`, `#`, `/` or `@` changes the page it answers (`Host: a?pageSize=1#`), where the
-//   app answers 400: the differential test below draws no such Host.
+// What this fuzzing found (issue 11, item 10), fixed since and asserted here:
+// - @hono/node-server refuses some requests before the mock sees them (a Host such as `a b`, `[::1`,
+//   `a:99999`, `a@b`, an empty one; a backslash in the path; `*`; an absolute-form target with an invalid
+//   host; HTTP/1.0 without Host): it used to send an empty 400; the listener's errorHandler now answers
+//   400 problem+json with CORS (told apart from the mock's answers by `byMock`).
+// - The old node:http fast path built its URL from the Host, so `Host: a?pageSize=1#` changed the page it
+//   served with a valid key; the response cache that replaced it only replays the app's own answers.
 import { Agent, createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -54,13 +53,13 @@ beforeAll(async () => {
   };
   const watched = {
     ...mock,
-    fastPath: (...args: Parameters<typeof mock.fastPath>) => {
-      const done = mock.fastPath(...args);
+    replay: (...args: Parameters<typeof mock.replay>) => {
+      const done = mock.replay(...args);
       if (done) answeredByMock += 1;
       return done;
     },
   };
-  server = createServer(nodeListener(watched, (line) => logLines.push(line)));
+  server = createServer(nodeListener(watched, { format: 'compact', sink: (line) => logLines.push(line) }));
   // No idle connection of the agent closed by the server between two tests on a loaded machine.
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -758,14 +757,15 @@ const MALFORMED_PIECES: readonly Piece[] = [
     sent: { method: 'GET', target: '/sensor', headers: { host: 'a' } },
   },
 ];
-/** Requests Node parses but the adapter refuses before the mock: empty 400s, the connection kept. */
-// Without a key: with one, the fast path answers some Hosts the adapter refuses (a known gap, see the top of the file).
+/** Requests Node parses but the adapter refuses before the mock: 400 problem+json, the connection kept. */
 const REFUSED_PIECES: readonly Piece[] = [
   wellFormed('Host a b', 'GET', '/alert', { ...withKey, host: 'a b' }, [400], { refused: true }),
   wellFormed('Host [::1', 'GET', '/alert', { ...withKey, host: '[::1' }, [400], { refused: true }),
   wellFormed('Host a:99999', 'GET', '/alert', { ...withKey, host: 'a:99999' }, [400], { refused: true }),
-  wellFormed('empty Host', 'GET', '/alert', { host: '' }, [400], { refused: true }),
-  wellFormed('Host a@b', 'GET', '/sensor', { host: 'a@b' }, [400], { refused: true }),
+  wellFormed('empty Host', 'GET', '/alert', { ...withKey, host: '' }, [400], { refused: true }),
+  wellFormed('Host a@b', 'GET', '/sensor', { ...withKey, host: 'a@b' }, [400], { refused: true }),
+  wellFormed('Host with a query', 'GET', '/alert?pageSize=5', { ...withKey, host: 'a?pageSize=1#' }, [400], { refused: true }),
+  wellFormed('Host with a fragment', 'GET', '/alert?pageSize=5&page=2', { ...withKey, host: 'x#' }, [400], { refused: true }),
   wellFormed('backslash in the path', 'GET', '/alert\\x', withKey, [400], { refused: true }),
   wellFormed('asterisk target', 'GET', '*', withKey, [400], { refused: true }),
   // Valid HTTP/1.0 (Host is optional there), refused by the adapter for want of a Host; 401 once served.
@@ -902,9 +902,9 @@ describe('fuzzed requests over keep-alive HTTP', () => {
   });
 });
 
-describe('the fast path answers as the app does', () => {
-  // The app answers a listing when the fast path declines, as it does for any Prefer: an ignored
-  // preference sends the same request through the app.
+describe('a replay answers as the app does', () => {
+  // The first request of a kind is answered by the app and stored; the same request again is replayed. An
+  // ignored preference keys another entry, so the app answers it afresh: all three must agree.
   const COMPARED = [
     'content-type',
     'content-length',
@@ -926,10 +926,14 @@ describe('the fast path answers as the app does', () => {
       '999.0.0.1',
       'a.1',
       '1.2.3.4.5',
+      'a?pageSize=1#',
+      'x#',
+      'a/b',
+      'a@b',
     ),
     fc.domain(),
     fc.ipV4(),
-    // In canonical form: the adapter refuses another spelling of a valid IPv6 address (a known gap, see the top of the file).
+    // In canonical form: the adapter refuses another spelling of a valid IPv6 address (with a problem document).
     fc.ipV6().map((ip) => new URL(`http://[${ip}]`).host),
   );
   const listingRequest = fc
@@ -951,10 +955,13 @@ describe('the fast path answers as the app does', () => {
   it('same status, body and listing headers with and without it', async () => {
     await fc.assert(
       fc.asyncProperty(listingRequest, async (sent) => {
+        const first = await send(sent);
         const fast = await send(sent);
         const slow = await send({ ...sent, headers: { ...sent.headers, prefer: 'return=minimal' } });
         checkAnswer(sent, fast);
-        // A HEAD answer of the fast path has the GET's Content-Length, the app's none: both are allowed.
+        expect(fast.status).toBe(first.status);
+        expect(fast.body).toBe(first.body);
+        // A HEAD replay has the GET's Content-Length, the app's none: both are allowed.
         const names = sent.method === 'HEAD' ? COMPARED.filter((n) => n !== 'content-length') : COMPARED;
         const view = (r: Received) => ({
           status: r.status,
@@ -1029,9 +1036,17 @@ describe('raw sockets', () => {
   );
 
   it.each(REFUSED_PIECES.map((p) => [p.name, p] as const))(
-    'refused before the mock: %s gets 400, and the next request is answered',
+    'refused before the mock: %s gets 400 problem+json with CORS, and the next request is answered',
     async (_, piece) => {
-      await checkBatch([piece, VALID_PIECES[0]!, CLOSER]);
+      const [refusal] = await checkBatch([piece, VALID_PIECES[0]!, CLOSER]);
+      // After an HTTP/1.0 request Node drops what was pipelined behind it, and may answer that with a
+      // bare 400 in place of the first answer (see the top of the file): test/server/invalid-host.test.ts
+      // sends it alone.
+      if (piece.last === 'close') return;
+      // Answered as the app would, by the listener's errorHandler: never an empty 400.
+      expect(bare(refusal!), 'an empty 400').toBe(false);
+      expect(header(refusal!, 'content-type')).toBe('application/problem+json');
+      expect(header(refusal!, 'access-control-allow-origin')).toBe('*');
     },
   );
 
@@ -1040,7 +1055,8 @@ describe('raw sockets', () => {
     const responses = parseResponses(await exchange(head.bytes + CLOSER.bytes), ['HEAD', 'GET']);
     expect(responses.map((r) => r.status)).toEqual([200, 200]);
     expect(responses[0]!.body).toBe('');
-    expect(Number(header(responses[0]!, 'content-length'))).toBeGreaterThan(0);
+    // The app's HEAD answer has no Content-Length; a replay carries the GET's. Either way no body follows.
+    expect(header(responses[0]!, 'content-length') ?? '1').not.toBe('0');
   });
 
   it('pipelined batches, valid, refused, malformed and mutated, with and without the key, are answered in order', async () => {

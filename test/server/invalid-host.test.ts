@@ -1,10 +1,10 @@
 // Over real HTTP through the serve listener: a Host that makes no valid URL gets a clear 400, never a blank 500.
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMock } from '../../src/server/create-app.ts';
 import { nodeListener } from '../../src/server/node-listener.ts';
-import { KEY, spec } from '../helpers.ts';
+import { KEY, spec, validator } from '../helpers.ts';
 
 let server: Server;
 let port = 0;
@@ -53,5 +53,46 @@ describe('an invalid Host', () => {
     const response = await get('/alert?pageSize=2', 'localhost:1234');
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toHaveLength(2);
+  });
+});
+
+/** Writes `head` on a raw socket and reads the one response (the server closes or answers). */
+function raw(head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(head));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+describe('what @hono/node-server refuses before the app', () => {
+  it.each([
+    ['a Host with a space', 'GET /alert HTTP/1.1\r\nHost: a b\r\n', 'invalid-host'],
+    ['an unclosed IPv6 Host', 'GET /alert HTTP/1.1\r\nHost: [::1\r\n', 'invalid-host'],
+    ['a Host with userinfo', 'GET /alert HTTP/1.1\r\nHost: a@b\r\n', 'invalid-host'],
+    ['a Host with a query, and the key', `GET /alert?pageSize=5 HTTP/1.1\r\nHost: a?pageSize=1#\r\nx-api-key: ${KEY}\r\n`, 'invalid-host'],
+    ['HTTP/1.0 without Host', 'GET /alert HTTP/1.0\r\n', 'invalid-host'],
+    ['an asterisk target', 'GET * HTTP/1.1\r\nHost: localhost\r\n', 'invalid-request'],
+    ['an absolute target with an invalid host', 'GET http://999.0.0.1/alert HTTP/1.1\r\nHost: localhost\r\n', 'invalid'],
+  ])('%s gets 400 problem+json with CORS, never data', async (_, head, type) => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const text = await raw(`${head}Origin: http://ui.test\r\nConnection: close\r\n\r\n`);
+      const [headers = '', body = ''] = text.split('\r\n\r\n');
+      expect(headers).toMatch(/^HTTP\/1\.[01] 400 /);
+      expect(headers.toLowerCase()).toContain('content-type: application/problem+json');
+      expect(headers.toLowerCase()).toContain('access-control-allow-origin: *');
+      const problem = JSON.parse(body) as { type: string; status: number };
+      expect(problem.type).toContain(`urn:tempmon:problem:${type}`);
+      expect(validator.validate('Problem', problem)).toEqual([]);
+      expect(logged.mock.calls.flat().join('\n')).toMatch(/tempmon: refused/);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exposedHeaders } from '../../src/server/browser-cors.ts';
 import { listOperations } from '../../src/spec/operations.ts';
 import { spec } from '../helpers.ts';
 
@@ -21,7 +22,7 @@ describe('listOperations', () => {
 
   it('lists documented responses with their media types and the problem type and title of their examples', () => {
     const problem = (type: string, title: string) => ({ contentTypes: ['application/problem+json'], problem: { type, title } });
-    expect(operations[0]!.responses.map(({ schemaAt: _, ...rest }) => rest)).toEqual([
+    expect(operations[0]!.responses.map(({ schemaAt: _, headers: __, ...rest }) => rest)).toEqual([
       { status: '200', contentTypes: ['application/json'] },
       { status: '304', contentTypes: [] },
       { status: '400', ...problem('urn:tempmon:problem:invalid-query', 'Invalid query parameter') },
@@ -32,6 +33,18 @@ describe('listOperations', () => {
       { status: '500', ...problem('about:blank', 'Internal Server Error') },
       { status: '503', ...problem('about:blank', 'Service Unavailable') },
     ]);
+  });
+
+  it('reads the headers each response documents, which CORS exposes to browser apps', () => {
+    expect(operations[0]!.responses.find((r) => r.status === '200')!.headers).toEqual([
+      'X-Total-Count',
+      'Link',
+      'ETag',
+      'Preference-Applied',
+      'Access-Control-Allow-Origin',
+      'Access-Control-Expose-Headers',
+    ]);
+    expect(exposedHeaders(operations)).toEqual(['X-Total-Count', 'Link', 'ETag', 'Preference-Applied', 'Retry-After']);
   });
 
   it('reads the x-order and x-collection of each listing', () => {

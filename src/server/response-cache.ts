@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
+import type { KeyChecker } from './key-checker.ts';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by a route whose answer depends on nothing but the request's cache key (see createResponseCache). */
+    cacheable: boolean | undefined;
+  }
+}
+
+/** A response as the app wrote it: status, headers and body bytes. */
+interface Stored {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+}
+
+/** Answers kept, and their bytes: a bounded share of memory, whatever the URLs clients send. */
+const MAX_ENTRIES = 10_000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/** What the node:http listener needs of the cache (see createResponseCache). */
+export interface ResponseCache {
+  /** App middleware, placed first: stores the response of a request the route marked `cacheable`. */
+  readonly capture: MiddlewareHandler;
+  /** Replays the stored response of a request, before any Fetch API object is made; false when there is none. */
+  readonly replay: (request: IncomingMessage, response: ServerResponse) => boolean;
+}
+
+/**
+ * A cache of the app's own responses for the node:http listener: no rule of the app is repeated here.
+ * The app's routes decide what may be stored (a listing answer when nothing was forced, preferred,
+ * delayed or simulated: they set `cacheable`); the listener replays the stored status, headers and
+ * bytes for a request with the same key. The key is everything such an answer depends on: the data's
+ * identity, the method (HEAD shares GET's answer), Host (the absolute Link), the raw path and query,
+ * which configured key the request carries (by the app's own key check, never the key itself), and its
+ * Prefer and If-None-Match headers. Off (`enabled: false`) while simulated conditions (latency, error
+ * rate, rate limit) must see every request.
+ */
+export function createResponseCache(options: {
+  readonly enabled: boolean;
+  readonly identity: () => string;
+  /** The headers carrying API keys, and the app's key check. */
+  readonly keyHeaders: readonly string[];
+  readonly knownKey: KeyChecker;
+}): ResponseCache {
+  const { enabled, identity, keyHeaders, knownKey } = options;
+  const stored = new LRUCache<string, Stored>({
+    max: MAX_ENTRIES,
+    maxSize: MAX_BYTES,
+    sizeCalculation: (entry) => entry.body.length + 512,
+  });
+
+  const keyOf = (request: IncomingMessage): string | undefined => {
+    const { method, headers } = request;
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    let keys = '';
+    for (const name of keyHeaders) {
+      const given = headers[name];
+      keys += `${knownKey(typeof given === 'string' ? given : undefined)},`;
+    }
+    return `${identity()}\u0000${headers.host ?? ''}\u0000${request.url ?? ''}\u0000${keys}\u0000${headers.prefer ?? ''}\u0000${headers['if-none-match'] ?? ''}`;
+  };
+
+  const capture: MiddlewareHandler = async (c, next) => {
+    const incoming = enabled ? (c.env as { incoming?: IncomingMessage } | undefined)?.incoming : undefined;
+    // Keyed before the app runs: data reloaded meanwhile must not be stored under the new identity.
+    const key = incoming && keyOf(incoming);
+    await next();
+    if (!key || !c.get('cacheable') || (c.res.status !== 200 && c.res.status !== 304)) return;
+    const body = Buffer.from(await c.res.clone().arrayBuffer());
+    const headers = Object.fromEntries(c.res.headers);
+    if (c.res.status === 200) headers['content-length'] = String(body.length);
+    stored.set(key, { status: c.res.status, headers, body });
+  };
+
+  const replay = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const key = enabled ? keyOf(request) : undefined;
+    const hit = key === undefined ? undefined : stored.get(key);
+    if (!hit) return false;
+    response.writeHead(hit.status, hit.headers);
+    response.end(request.method === 'HEAD' || hit.status === 304 ? undefined : hit.body);
+    return true;
+  };
+
+  return { capture, replay };
+}

@@ -1,0 +1,98 @@
+// The response cache must be invisible: a replay sends the app's own status, headers and bytes, and only
+// for a request that would get them again. Over real HTTP through the serve listener.
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMock, type Mock } from '../../src/server/create-app.ts';
+import { nodeListener } from '../../src/server/node-listener.ts';
+import { KEY, spec } from '../helpers.ts';
+
+const OTHER_KEY = 'second-key-for-tests';
+let replays = 0;
+let server: Server;
+let base = '';
+
+function counted(mock: Mock): Mock {
+  return {
+    ...mock,
+    replay: (request, response) => {
+      const done = mock.replay(request, response);
+      if (done) replays += 1;
+      return done;
+    },
+  };
+}
+
+beforeAll(async () => {
+  const mock = createMock({ spec, apiKeys: [KEY, OTHER_KEY], dataset: { seed: 2, counts: { alerts: 80, sensors: 5 } } });
+  server = createServer(nodeListener(counted(mock)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => server.close());
+
+const get = async (path: string, headers: Record<string, string> = { 'x-api-key': KEY }, method = 'GET') => {
+  const response = await fetch(`${base}${path}`, { headers, method });
+  const headerMap = Object.fromEntries([...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)));
+  return { status: response.status, headers: headerMap, body: await response.text() };
+};
+
+/** How many of `run`'s requests were replays. */
+async function replaysDuring(run: () => Promise<unknown>): Promise<number> {
+  const before = replays;
+  await run();
+  return replays - before;
+}
+
+describe('the response cache of the node:http listener', () => {
+  it("replays the app's own status, headers and bytes for the same request", async () => {
+    for (const path of ['/alert?page=2&pageSize=7', '/alert?search=ph28', '/sensor?page=99', '/alert?pageSize=3&unknown=1']) {
+      let first: Awaited<ReturnType<typeof get>> | undefined;
+      expect(await replaysDuring(async () => (first = await get(path))), `${path} first`).toBe(0);
+      let again: Awaited<ReturnType<typeof get>> | undefined;
+      expect(await replaysDuring(async () => (again = await get(path))), `${path} again`).toBe(1);
+      expect(again, path).toEqual(first);
+    }
+    let head: Awaited<ReturnType<typeof get>> | undefined;
+    expect(await replaysDuring(async () => (head = await get('/alert?page=2&pageSize=7', { 'x-api-key': KEY }, 'HEAD')))).toBe(1);
+    expect(head).toEqual({ ...(await get('/alert?page=2&pageSize=7')), body: '' });
+  });
+
+  it('replays a 304 for the same If-None-Match, and never a 200 in its place', async () => {
+    const etag = (await fetch(`${base}/sensor?page=1`, { headers: { 'x-api-key': KEY } })).headers.get('etag')!;
+    const conditional = { 'x-api-key': KEY, 'If-None-Match': etag };
+    expect((await get('/sensor?page=1', conditional)).status).toBe(304);
+    let again: Awaited<ReturnType<typeof get>> | undefined;
+    expect(await replaysDuring(async () => (again = await get('/sensor?page=1', conditional)))).toBe(1);
+    expect(again).toMatchObject({ status: 304, body: '' });
+    expect((await get('/sensor?page=1', { 'x-api-key': KEY, 'If-None-Match': '"other"' })).status).toBe(200);
+  });
+
+  it('never replays for a missing or wrong key, a forced state or a preference, and stores none of them', async () => {
+    await get('/sensor');
+    expect(
+      await replaysDuring(async () => {
+        for (let round = 0; round < 2; round += 1) {
+          expect((await get('/sensor', {})).status).toBe(401);
+          expect((await get('/sensor', { 'x-api-key': 'wrong' })).status).toBe(401);
+          expect((await get('/sensor', { 'x-api-key': KEY, Prefer: 'example=empty' })).body).toBe('[]');
+          expect((await get('/sensor', { 'x-api-key': KEY, Prefer: 'code=500' })).status).toBe(500);
+          expect((await get('/sensor?__code=503', { 'x-api-key': KEY })).status).toBe(503);
+          expect((await get('/sensor?page=0')).status).toBe(400);
+        }
+      }),
+    ).toBe(0);
+  });
+
+  it('keeps the answers of two keys apart, and a Host apart (Link is absolute)', async () => {
+    await get('/alert?page=3', { 'x-api-key': KEY });
+    expect(await replaysDuring(() => get('/alert?page=3', { 'x-api-key': OTHER_KEY }))).toBe(0);
+    expect(await replaysDuring(() => get('/alert?page=3', { 'x-api-key': OTHER_KEY }))).toBe(1);
+    const viaLocalhost = await fetch(`${base.replace('127.0.0.1', 'localhost')}/alert?page=3`, { headers: { 'x-api-key': KEY } });
+    expect(viaLocalhost.headers.get('link')).toContain('http://localhost:');
+  });
+
+  it('is off when conditions are simulated', () => {
+    const simulated = createMock({ spec, dataset: { seed: 2, counts: { alerts: 1, sensors: 1 } }, scenarios: { errorRate: 0.5 } });
+    expect(simulated.replay({ method: 'GET', url: '/alert', headers: { 'x-api-key': KEY } } as never, {} as never)).toBe(false);
+  });
+});
