@@ -1,0 +1,44 @@
+// The request log of `tempmon serve`: compact lines by default, pino JSON with --log-format json, over real HTTP.
+import { describe, expect, it } from 'vitest';
+import { CliError } from '../../src/cli/cli-error.ts';
+import { serveCommand } from '../../src/cli/serve.ts';
+import { KEY } from '../helpers.ts';
+
+async function logged(args: string[], paths: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  const server = await serveCommand(['--port', '0', '--alerts', '5', '--sensors', '5', '--api-key', KEY, ...args], (line) =>
+    lines.push(line),
+  );
+  try {
+    for (const path of paths) await (await fetch(`${server!.url}${path}`, { headers: { 'x-api-key': KEY } })).text();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    await server!.close();
+  }
+  return lines.filter((line) => !line.startsWith('tempmon mock') && !line.startsWith('  '));
+}
+
+describe('the request log', () => {
+  it('writes one compact line per request by default, replays included', async () => {
+    const lines = await logged([], ['/alert?pageSize=2', '/alert?pageSize=2', '/nope']);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^GET \/alert\?pageSize=2 200 \d+\.\dms$/);
+    expect(lines[1]).toMatch(/^GET \/alert\?pageSize=2 200 \d+\.\dms$/);
+    expect(lines[2]).toMatch(/^GET \/nope 404 /);
+  });
+
+  it('writes pino JSON objects with --log-format json', async () => {
+    const lines = await logged(['--log-format', 'json'], ['/sensor?page=2']);
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(entry).toMatchObject({ level: 30, method: 'GET', url: '/sensor?page=2', status: 200 });
+    expect(typeof entry.ms).toBe('number');
+    expect(Date.parse(String(entry.time))).not.toBeNaN();
+  });
+
+  it('refuses an unknown format with one line', async () => {
+    await expect(serveCommand(['--port', '0', '--log-format', 'pretty'], () => undefined)).rejects.toThrow(
+      new CliError('--log-format must be one of compact, json, got "pretty"'),
+    );
+  });
+});
