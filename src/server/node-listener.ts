@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Mock } from './create-app.ts';
+import { discardBody } from './discard-body.ts';
 import type { HideKeys } from './hide-keys.ts';
 import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from './problem.ts';
 import { type LogFormat, type LogSink, requestLog } from './request-log.ts';
@@ -19,10 +20,15 @@ export function nodeListener(mock: Mock, log?: ListenerLog) {
   // The request being handed to the adapter: it calls errorHandler synchronously, before its first await,
   // when it cannot make a Request of it. Read only there; undefined otherwise.
   let current: IncomingMessage | undefined;
-  const app = getRequestListener(mock.app.fetch, { errorHandler: (error) => refused(error, current, mock.hideKeys) });
+  // autoCleanupIncoming off: discardBody drops an unread request body without closing the connection.
+  const app = getRequestListener(mock.app.fetch, {
+    autoCleanupIncoming: false,
+    errorHandler: (error) => refused(error, current, mock.hideKeys),
+  });
   const logRequest = log ? requestLog(log.format, log.sink, () => mock.hideKeys) : undefined;
   return (request: IncomingMessage, response: ServerResponse): void => {
     logRequest?.(request, response);
+    discardBody(request, response);
     if (mock.replay(request, response)) return;
     current = request;
     void app(request, response);
