@@ -1,7 +1,6 @@
-import { getRequestListener } from '@hono/node-server';
 import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { requestLog } from '../server/request-log.ts';
+import { appListener } from '../server/node-listener.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { listen } from './listen.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
@@ -59,18 +58,12 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     ...(values.record ? { record: values.record } : {}),
     log,
   });
-  const listener = getRequestListener(proxy.app.fetch);
-  const logRequest = values.quiet
-    ? undefined
-    : requestLog(logFormatOption(values['log-format']), sinkFor(log), (request) => proxy.hideKeysOf(request.headers));
-  const { server, url: bound } = await listen(
-    (request, response) => {
-      logRequest?.(request, response);
-      void listener(request, response);
-    },
-    host,
-    port,
+  const format = logFormatOption(values['log-format']);
+  const listener = appListener(
+    { fetch: proxy.app.fetch, hideKeysOf: (request) => proxy.hideKeysOf(request.headers) },
+    values.quiet ? undefined : { format, sink: sinkFor(log) },
   );
+  const { server, url: bound } = await listen(listener, host, port);
   const { url, note } = listeningAddresses(bound, host);
   log(`tempmon proxy listening on ${url}, forwarding to ${target}${values.errors ? ' (non-conformant responses become 502)' : ''}`);
   if (note) log(note);

@@ -12,28 +12,43 @@ export interface ListenerLog {
   readonly sink: LogSink;
 }
 
+/** What the listener serves: a fetch handler, how to hide keys in a text about a request, a replay. */
+export interface ListenedApp {
+  readonly fetch: (request: Request, env: { incoming: IncomingMessage; outgoing: ServerResponse }) => Response | Promise<Response>;
+  readonly hideKeysOf: (request: IncomingMessage) => HideKeys;
+  /** Answers from a cache before any Fetch API object is made; false when the app must answer. */
+  readonly replay?: (request: IncomingMessage, response: ServerResponse) => boolean;
+}
+
 /**
- * The node:http request listener of a mock: the replay of the app's stored answer to the same request,
- * else the app. With `log`, one line per request (see requestLog): the configured keys never appear in it.
+ * The node:http request listener of the mock and the proxy: the replay of a stored answer, else the app
+ * through @hono/node-server, whose refusals get problem+json (see refused) and whose unread request
+ * bodies are dropped without closing a kept-alive connection (see discardBody). With `log`, one line per
+ * request (see requestLog), keys hidden.
  */
-export function nodeListener(mock: Mock, log?: ListenerLog) {
+export function appListener(target: ListenedApp, log?: ListenerLog) {
   // The request being handed to the adapter: it calls errorHandler synchronously, before its first await,
   // when it cannot make a Request of it. Read only there; undefined otherwise.
   let current: IncomingMessage | undefined;
   // autoCleanupIncoming off: discardBody drops an unread request body without closing the connection.
-  const app = getRequestListener(mock.app.fetch, {
+  const app = getRequestListener(target.fetch as Parameters<typeof getRequestListener>[0], {
     autoCleanupIncoming: false,
-    errorHandler: (error) => refused(error, current, mock.hideKeys),
+    errorHandler: (error) => refused(error, current, current ? target.hideKeysOf(current) : (text) => text),
   });
-  const logRequest = log ? requestLog(log.format, log.sink, () => mock.hideKeys) : undefined;
+  const logRequest = log ? requestLog(log.format, log.sink, target.hideKeysOf) : undefined;
   return (request: IncomingMessage, response: ServerResponse): void => {
     logRequest?.(request, response);
     discardBody(request, response);
-    if (mock.replay(request, response)) return;
+    if (target.replay?.(request, response)) return;
     current = request;
     void app(request, response);
     current = undefined;
   };
+}
+
+/** The node:http request listener of a mock (see appListener): what `tempmon serve` runs. */
+export function nodeListener(mock: Mock, log?: ListenerLog) {
+  return appListener({ fetch: mock.app.fetch, hideKeysOf: () => mock.hideKeys, replay: mock.replay }, log);
 }
 
 /**
