@@ -51,6 +51,10 @@ export function createGeneratedDatasetStore(factory: RecordFactory, options: Dat
     collectionsOf(document).map((c) => [c.key, createGeneratedStore(factory, c.schema, counts[c.key] ?? 0, c.pooledFields)]),
   );
   let replaced: DatasetStore | undefined;
+  // Asked for on every request (cache keys, ETags): made once.
+  const generatedIdentity = `seed:${options.seed}:${Object.entries(counts)
+    .map(([k, n]) => `${k}=${n}`)
+    .join(',')}`;
   return {
     collection: (key) => replaced?.collection(key) ?? generated.get(key) ?? EMPTY,
     keys: () => replaced?.keys() ?? [...generated.keys()],
@@ -58,11 +62,7 @@ export function createGeneratedDatasetStore(factory: RecordFactory, options: Dat
       replaced = createDatasetStore(data, document);
     },
     get identity() {
-      return replaced
-        ? replaced.identity
-        : `seed:${options.seed}:${Object.entries(counts)
-            .map(([k, n]) => `${k}=${n}`)
-            .join(',')}`;
+      return replaced ? replaced.identity : generatedIdentity;
     },
   };
 }

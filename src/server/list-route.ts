@@ -87,7 +87,7 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
     const { answer } = outcome;
     // Nothing preferred (example, delay, code), forced or simulated reached this answer: the listener
     // may replay it. It depends only on what the response cache keys on (Host, URL, key, Prefer, If-None-Match).
-    if (c.req.header('prefer') === undefined) c.set('cacheable', true);
+    const cacheable = c.req.header('prefer') === undefined;
     const headers: Record<string, string> = {
       'X-Total-Count': String(answer.total),
       ...(answer.link ? { Link: answer.link } : {}),
@@ -96,8 +96,10 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
     if (empty) c.header('Preference-Applied', 'example=empty', { append: true });
     const match = c.req.header('if-none-match');
     if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag || tag.trim() === '*')) {
+      if (cacheable) c.set('cacheable', { body: '' });
       return c.body(null, 304, headers);
     }
+    if (cacheable) c.set('cacheable', { body: answer.body });
     return c.body(answer.body, 200, { ...headers, 'Content-Type': 'application/json' });
   };
 }

@@ -5,8 +5,11 @@ import type { KeyChecker } from './key-checker.ts';
 
 declare module 'hono' {
   interface ContextVariableMap {
-    /** Set by a route whose answer depends on nothing but the request's cache key (see createResponseCache). */
-    cacheable: boolean | undefined;
+    /**
+     * Set by a route whose answer depends on nothing but the request's cache key (see createResponseCache),
+     * with the body it sent (the text, so the cache need not read the response back).
+     */
+    cacheable: { readonly body: string } | undefined;
   }
 }
 
@@ -37,7 +40,8 @@ export interface ResponseCache {
  * identity, the method (HEAD shares GET's answer), Host (the absolute Link), the raw path and query,
  * which configured key the request carries (by the app's own key check, never the key itself), and its
  * Prefer and If-None-Match headers. Off (`enabled: false`) while simulated conditions (latency, error
- * rate, rate limit) must see every request.
+ * rate, rate limit) must see every request. Only requests that came through `replay` are stored (the
+ * app served by other means, `app.request()` in a test or another runtime, stores nothing).
  */
 export function createResponseCache(options: {
   readonly enabled: boolean;
@@ -64,13 +68,18 @@ export function createResponseCache(options: {
     return `${identity()}\u0000${headers.host ?? ''}\u0000${request.url ?? ''}\u0000${keys}\u0000${headers.prefer ?? ''}\u0000${headers['if-none-match'] ?? ''}`;
   };
 
+  // The key of a request that missed, made by replay before the app ran (so data reloaded meanwhile is
+  // never stored under the new identity), for capture to store the app's answer under.
+  const missed = new WeakMap<IncomingMessage, string>();
+
   const capture: MiddlewareHandler = async (c, next) => {
-    const incoming = enabled ? (c.env as { incoming?: IncomingMessage } | undefined)?.incoming : undefined;
-    // Keyed before the app runs: data reloaded meanwhile must not be stored under the new identity.
-    const key = incoming && keyOf(incoming);
     await next();
-    if (!key || !c.get('cacheable') || (c.res.status !== 200 && c.res.status !== 304)) return;
-    const body = Buffer.from(await c.res.clone().arrayBuffer());
+    const cacheable = c.get('cacheable');
+    if (!cacheable || (c.res.status !== 200 && c.res.status !== 304)) return;
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const key = incoming && missed.get(incoming);
+    if (!key) return;
+    const body = Buffer.from(cacheable.body, 'utf8');
     const headers = Object.fromEntries(c.res.headers);
     if (c.res.status === 200) headers['content-length'] = String(body.length);
     stored.set(key, { status: c.res.status, headers, body });
@@ -78,8 +87,12 @@ export function createResponseCache(options: {
 
   const replay = (request: IncomingMessage, response: ServerResponse): boolean => {
     const key = enabled ? keyOf(request) : undefined;
-    const hit = key === undefined ? undefined : stored.get(key);
-    if (!hit) return false;
+    if (key === undefined) return false;
+    const hit = stored.get(key);
+    if (!hit) {
+      missed.set(request, key);
+      return false;
+    }
     response.writeHead(hit.status, hit.headers);
     response.end(request.method === 'HEAD' || hit.status === 304 ? undefined : hit.body);
     return true;
