@@ -2,6 +2,7 @@
 // node:http (dist/index.d.ts must type-check without @types/node).
 import type { Dataset, DatasetOptions } from '../fixtures/generate-dataset.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
+import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { DatasetStore } from './dataset-store.ts';
 import type { LatencyRange } from './latency.ts';
 
@@ -30,4 +31,9 @@ export interface AppOptions {
   /** Seed and counts of generated data, used when neither `data` nor `store` is given. */
   readonly dataset?: DatasetOptions;
   readonly scenarios?: ScenarioOptions;
+  /**
+   * Checks of query parameters; defaults to Ajv compiling the spec's schemas at run time. A runtime that
+   * refuses code made from strings (Cloudflare Workers) passes validators compiled ahead of time.
+   */
+  readonly validator?: SchemaValidator;
 }

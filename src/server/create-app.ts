@@ -58,7 +58,7 @@ export function createMock(options: AppOptions = {}): Mock {
     (options.data
       ? createDatasetStore(options.data, spec.document)
       : createGeneratedDatasetStore(createRecordFactory(spec.document, datasetOptions.seed), datasetOptions, spec.document));
-  const validator = createSchemaValidator(spec.document);
+  const validator = options.validator ?? createSchemaValidator(spec.document);
   const operations = listOperations(spec.document).filter((op) => op.method === 'get');
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
   const scenarios = options.scenarios ?? {};

@@ -5,7 +5,8 @@ import type { Hono } from 'hono';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 
 // swagger-ui-dist ships the whole UI as static files: served from node_modules, nothing from a CDN.
-const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+// Found when first asked for: a bundle with no node_modules (Cloudflare Workers) loads this module too.
+const assetsDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
@@ -47,7 +48,7 @@ export function addDocsPage(app: Hono): void {
     if (!type) return next();
     let body = cache.get(name);
     if (body === undefined) {
-      body = readFileSync(join(assetsDir, name), 'utf8');
+      body = readFileSync(join(assetsDir(), name), 'utf8');
       cache.set(name, body);
     }
     return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });

@@ -3,14 +3,26 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 
+/**
+ * A file of the kit, by its path from the repository's root. Where modules have no file URL (a bundle on
+ * Cloudflare Workers, which gets its spec passed in: src/runtimes/worker-entry.ts), the relative path.
+ */
+const kitFile = (path: string): string => {
+  try {
+    return fileURLToPath(new URL(`../../${path}`, import.meta.url));
+  } catch {
+    return path;
+  }
+};
+
 /** Path of the contract shipped with the kit: `spec/openapi.yaml`. */
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+export const DEFAULT_SPEC_PATH = kitFile('spec/openapi.yaml');
 
 /**
  * The kit's spec parsed to JSON by `npm run build`. Used only while it is at least as new as the YAML,
  * which stays the source of truth: it spares start-up loading and running the YAML parser (~60 ms).
  */
-const SPEC_CACHE_PATH = fileURLToPath(new URL('../../dist/openapi.json', import.meta.url));
+const SPEC_CACHE_PATH = kitFile('dist/openapi.json');
 
 const mtime = (path: string) => {
   try {

@@ -78,7 +78,8 @@ export function createSchemaValidator(document: OpenAPIObject): SchemaValidator 
   };
 }
 
-function toIssue(error: ErrorObject, basePath: string): SchemaIssue {
+/** An Ajv error as an issue (also of validators compiled ahead of time: src/runtimes/precompiled-validator.ts). */
+export function toIssue(error: ErrorObject, basePath: string): SchemaIssue {
   const segments = error.instancePath
     .split('/')
     .slice(1)

@@ -1,0 +1,28 @@
+// The mock on Bun: the same Hono app as `tempmon serve`, served by Bun.serve. `npm run serve:bun -- --port P`.
+import { createApp } from '../server/create-app.ts';
+import { loadSpec } from '../spec/load-spec.ts';
+import { runtimeMock, serveFlags } from './runtime-options.ts';
+
+/** What this entry uses of Bun's globals (no @types/bun in the project). */
+declare const Bun: {
+  readonly version: string;
+  readonly argv: readonly string[];
+  readonly env: Record<string, string | undefined>;
+  serve(options: { port: number; hostname: string; fetch: (request: Request) => Response | Promise<Response> }): {
+    readonly port: number;
+    stop(): void;
+  };
+};
+
+try {
+  const spec = loadSpec();
+  const { port, host, flags } = serveFlags(Bun.argv.slice(2), spec.document);
+  const mock = runtimeMock(spec, Bun.env, flags);
+  const server = Bun.serve({ port, hostname: host, fetch: createApp(mock.options).fetch });
+  console.log(`tempmon mock (Bun ${Bun.version}) listening on http://${host}:${server.port}`);
+  console.log(`  ${mock.data}`);
+  console.log(`  key: ${mock.key}`);
+} catch (error) {
+  console.error(`tempmon: ${(error as Error).message}`);
+  process.exit(2);
+}

@@ -1,0 +1,73 @@
+// `npm run serve:workerd -- --port P`: the mock on workerd, locally, through `wrangler dev` (from the
+// project's node_modules, run by this Node), with the flags of the Bun and Deno entries: --port, --host,
+// --seed, a count per listing (--alerts, --sensors), --api-key. Offline: no telemetry, no error reports,
+// no fetch of Request.cf. Validated here with the Worker's own parser (from dist/, built by the script).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const root = new URL('../..', import.meta.url).pathname;
+const { loadSpec } = await import(new URL('../../dist/spec/load-spec.js', import.meta.url).href);
+const { countVariable, runtimeMock, serveFlags } = await import(new URL('../../dist/runtimes/runtime-options.js', import.meta.url).href);
+
+let settings;
+try {
+  const spec = loadSpec();
+  const { port, host, flags } = serveFlags(process.argv.slice(2), spec.document);
+  settings = { port, host, flags, mock: runtimeMock(spec, process.env, flags, 50_000) };
+} catch (error) {
+  console.error(`tempmon: ${error.message}`);
+  process.exit(2);
+}
+const { port, host, flags, mock } = settings;
+
+// Seed and counts as vars; a key as a secret, in an env file only this user can read (never on a command line).
+const vars = Object.entries(flags).flatMap(([name, value]) =>
+  name === 'port' || name === 'host' || name === 'api-key'
+    ? []
+    : ['--var', `${name === 'seed' ? 'TEMPMON_SEED' : countVariable(name)}:${value}`],
+);
+const dir = mkdtempSync(join(tmpdir(), 'tempmon-workerd-'));
+const keys = mock.options.apiKeys;
+const envFile = join(dir, '.env');
+writeFileSync(envFile, keys.length === 1 ? `TEMPMON_API_KEY=${JSON.stringify(keys[0])}\n` : '', { mode: 0o600 });
+if (keys.length > 1) {
+  console.error('tempmon: a Worker takes one key (TEMPMON_API_KEY)');
+  process.exit(2);
+}
+
+const wrangler = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin/wrangler.js');
+const child = spawn(
+  process.execPath,
+  [wrangler, 'dev', '--ip', host, '--port', String(port), '--env-file', envFile, '--show-interactive-dev-session=false', ...vars],
+  {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: 'false',
+      WRANGLER_SEND_ERROR_REPORTS: 'false',
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      CLOUDFLARE_TELEMETRY_DISABLED: '1',
+    },
+  },
+);
+let announced = false;
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  if (!announced && /Ready on http/.test(String(chunk))) {
+    announced = true;
+    console.log(`tempmon mock (workerd, wrangler dev) listening on http://${host}:${port}`);
+    console.log(`  ${mock.data}`);
+    console.log(`  key: ${mock.key}`);
+  }
+});
+const stop = (signal) => child.kill(signal);
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+child.on('exit', (code, signal) => {
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(code ?? (signal ? 1 : 0));
+});
