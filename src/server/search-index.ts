@@ -1,4 +1,5 @@
 import type { ApiRecord } from '../fixtures/record-factory.ts';
+import { createHexColumnBuilder, type HexColumnBuilder, shapeOf } from './hex-column.ts';
 import { searchColumn, trigramsOf, type TextColumn } from './text-column.ts';
 
 /** Finds, in order, the positions of the records whose string fields contain a term, ignoring case. */
@@ -13,6 +14,17 @@ export interface SearchIndexBuilder {
   finish(options?: { trigrams?: boolean }): SearchIndex;
 }
 
+/** How a builder lays out its index (see createSearchIndexBuilder). */
+export interface SearchIndexOptions {
+  /** How many records will be added: code and digit columns are allocated once, at that size. */
+  readonly expected?: number;
+  /**
+   * Keeps only the hex digits of fixed-shape values (UUIDs, ISO timestamps), 4 bits each: less than
+   * half their text's memory, for large collections, whose searches scan rather than use trigrams.
+   */
+  readonly packed?: boolean;
+}
+
 // Records are joined with RS and fields with US: no generated or validated value contains either.
 const FIELD = '\u001f';
 const RECORD = '\u001e';
@@ -20,6 +32,35 @@ const BLOCK_BYTES = 4 * 1024 * 1024;
 /** Above this many distinct values in the sample, a field is stored as text rather than as codes. */
 const DICTIONARY_LIMIT = 256;
 const MAX_CODES = 65_535;
+
+/** A field's values by code, and each record's code: one byte while 255 codes suffice, then two. */
+interface Dictionary {
+  readonly values: string[];
+  /** Codes by lower-cased value. */
+  readonly codes: Map<string, number>;
+  /** Codes by value as given: a pooled value is most often the very string seen before. */
+  readonly byValue: Map<string, number>;
+  column: Uint8Array | Uint16Array;
+  /** The code of a record without this field (or with a value kept as text), which no term matches. */
+  absent: number;
+}
+
+/** A new code for `value`, the column made two bytes wide when one no longer suffices; undefined past MAX_CODES. */
+function newCode(dictionary: Dictionary, value: string): number | undefined {
+  const code = dictionary.values.length;
+  if (code >= MAX_CODES) return undefined;
+  if (code === dictionary.absent) {
+    const wide = new Uint16Array(dictionary.column.length);
+    dictionary.column.forEach((c, i) => {
+      wide[i] = c === dictionary.absent ? MAX_CODES : c;
+    });
+    dictionary.column = wide;
+    dictionary.absent = MAX_CODES;
+  }
+  dictionary.values.push(value);
+  dictionary.codes.set(value, code);
+  return code;
+}
 
 /** The searchable text of a field: a string, or the strings of an array (sites_id), lower-cased. */
 function textOf(value: unknown): string | undefined {
@@ -35,88 +76,138 @@ function textOf(value: unknown): string | undefined {
 /**
  * Starts an index whose layout is chosen from `sample` (the first records), or from `pooledFields`
  * when the generator says which fields draw from small sets. Those (status, account_id, sites_id...)
- * become 16-bit codes into a dictionary, searched once per term; the rest (ids, timestamps, codes) go into UTF-8 blocks searched with Buffer.indexOf, which
- * runs natively. A million alerts then take about 250 MB and a search a few tens of milliseconds.
+ * become 8- or 16-bit codes into a dictionary, searched once per term. With `packed`, so do fields whose
+ * sampled values repeat, and a field whose sampled values share one shape (ids, timestamps) keeps only
+ * its hex digits (see hex-column.ts), scanned natively. The rest go into UTF-8 blocks searched with
+ * Buffer.indexOf, which runs natively too. A million packed alerts then take about 85 MB (160 MB as
+ * text) and a search a few tens of milliseconds.
  */
-export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFields?: readonly string[]): SearchIndexBuilder {
-  const distinct = new Map<string, Set<string>>();
+export function createSearchIndexBuilder(
+  sample: readonly ApiRecord[],
+  pooledFields?: readonly string[],
+  options: SearchIndexOptions = {},
+): SearchIndexBuilder {
+  // Each field's sampled texts, and whether they were all strings (an array, sites_id, gets no shape).
+  const sampled = new Map<string, { texts: string[]; strings: boolean }>();
   for (const record of sample) {
-    for (const [field, value] of Object.entries(record)) {
+    for (const field in record) {
+      const value = record[field];
       const text = textOf(value);
       if (text === undefined) continue;
-      let seen = distinct.get(field);
-      if (!seen) {
-        seen = new Set();
-        distinct.set(field, seen);
+      let entry = sampled.get(field);
+      if (!entry) {
+        entry = { texts: [], strings: true };
+        sampled.set(field, entry);
       }
-      if (seen.size <= DICTIONARY_LIMIT) seen.add(text);
+      entry.texts.push(text);
+      if (typeof value !== 'string') entry.strings = false;
     }
   }
-  const dictionaryFields = pooledFields ?? [...distinct].filter(([, values]) => values.size <= DICTIONARY_LIMIT).map(([field]) => field);
-  const dictionaries = new Map(
-    dictionaryFields.map((field) => [field, { values: [] as string[], codes: new Map<string, number>(), column: new Uint16Array(1024) }]),
+  const fields = [...sampled].map(([field, { texts, strings }]) => ({ field, texts, strings, distinct: new Set(texts).size }));
+  const dictionaryFields = new Set(pooledFields ?? fields.filter((f) => f.distinct <= DICTIONARY_LIMIT).map((f) => f.field));
+  if (options.packed) {
+    // Values that repeat within the sample come from a set small enough for codes: n values with r
+    // repeats suggest about n^2/2r in all (the birthday rule). Sensor names, say, are not pooled but repeat.
+    for (const { field, texts, distinct } of fields) {
+      const repeats = texts.length - distinct;
+      if (repeats > 0 && (texts.length * texts.length) / (2 * repeats) <= MAX_CODES / 2) dictionaryFields.add(field);
+    }
+  }
+  const capacity = Math.max(1024, options.expected ?? 0);
+  const dictionaries = new Map<string, Dictionary>(
+    [...dictionaryFields].map((field) => [
+      field,
+      { values: [], codes: new Map(), byValue: new Map(), column: new Uint8Array(capacity).fill(255), absent: 255 },
+    ]),
   );
+  // A field most sampled records have, always with one shape: a record's value of that shape is kept
+  // as hex digits; any other value of it stays text.
+  const hexColumns = new Map<string, HexColumnBuilder>();
+  if (options.packed) {
+    for (const { field, texts, strings } of fields) {
+      if (!strings || dictionaries.has(field) || texts.length * 2 < sample.length) continue;
+      const shape = shapeOf(texts);
+      if (shape) hexColumns.set(field, createHexColumnBuilder(shape, options.expected));
+    }
+  }
 
   // Text goes straight into fixed-size UTF-8 blocks: no large intermediate strings.
   const blocks: { buffer: Buffer; starts: Uint32Array }[] = [];
-  let buffer = Buffer.allocUnsafe(BLOCK_BYTES);
-  let starts: number[] = [];
+  let buffer: Buffer | undefined;
+  let starts = new Uint32Array(4096);
+  let stored = 0;
   let used = 0;
   let count = 0;
-  const flush = () => {
-    if (starts.length === 0) return;
-    blocks.push({ buffer: buffer.subarray(0, used), starts: Uint32Array.from([...starts, used]) });
-    buffer = Buffer.allocUnsafe(BLOCK_BYTES);
-    starts = [];
+  const flush = (last = false) => {
+    if (!buffer || stored === 0) return;
+    const ends = new Uint32Array(stored + 1);
+    ends.set(starts.subarray(0, stored));
+    ends[stored] = used;
+    // The last block is copied to its size, rather than keep the rest of its 4 MiB.
+    blocks.push({ buffer: last ? Buffer.from(buffer.subarray(0, used)) : buffer.subarray(0, used), starts: ends });
+    buffer = undefined;
+    stored = 0;
     used = 0;
   };
   const append = (text: string) => {
     const size = Buffer.byteLength(text, 'utf8') + 1;
-    if (used + size > buffer.length) {
+    if (!buffer || used + size > buffer.length) {
       flush();
-      if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
+      buffer = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, size));
     }
-    starts.push(used);
+    if (stored === starts.length) {
+      const grown = new Uint32Array(stored * 2);
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[stored++] = used;
     used += buffer.write(text, used, 'utf8');
     buffer[used++] = 0x1e; // RECORD
   };
 
   return {
     add(record) {
-      const parts: string[] = [];
+      let text: string | undefined;
       for (const dictionary of dictionaries.values()) {
         if (dictionary.column.length === count) {
-          const grown = new Uint16Array(count * 2);
+          const grown = dictionary.absent === MAX_CODES ? new Uint16Array(count * 2) : new Uint8Array(count * 2);
           grown.set(dictionary.column);
-          dictionary.column = grown;
+          dictionary.column = grown.fill(dictionary.absent, count);
         }
-        // Absent fields keep the reserved code, which no term matches.
-        dictionary.column[count] = MAX_CODES;
       }
-      for (const [field, value] of Object.entries(record)) {
-        const text = textOf(value);
-        if (text === undefined) continue;
+      for (const field in record) {
+        const value = record[field];
+        if (typeof value === 'string') {
+          if (hexColumns.get(field)?.set(count, value)) continue;
+          // A pooled value is most often the very string seen before: found by it, without lower-casing.
+          const code = dictionaries.get(field)?.byValue.get(value);
+          if (code !== undefined) {
+            dictionaries.get(field)!.column[count] = code;
+            continue;
+          }
+        }
+        const part = textOf(value);
+        if (part === undefined) continue;
         const dictionary = dictionaries.get(field);
-        if (!dictionary) {
-          parts.push(text);
-          continue;
+        if (dictionary) {
+          const code = dictionary.codes.get(part) ?? newCode(dictionary, part);
+          if (code !== undefined) {
+            if (typeof value === 'string' && dictionary.byValue.size < MAX_CODES) dictionary.byValue.set(value, code);
+            dictionary.column[count] = code;
+            continue;
+          }
+          // More distinct values than codes: this record keeps the value as text instead.
         }
-        let code = dictionary.codes.get(text);
-        if (code === undefined && dictionary.values.length < MAX_CODES) {
-          code = dictionary.values.length;
-          dictionary.values.push(text);
-          dictionary.codes.set(text, code);
-        }
-        // More distinct values than codes: this record keeps the value as text instead.
-        if (code === undefined) parts.push(text);
-        else dictionary.column[count] = code;
+        text = text === undefined ? part : text + FIELD + part;
       }
-      append(parts.join(FIELD));
+      append(text ?? '');
       count += 1;
     },
     finish({ trigrams = false } = {}) {
-      flush();
+      flush(true);
+      starts = new Uint32Array(0);
       const texts = blocks.map((block) => ({ column: block, trigrams: trigrams ? trigramsOf(block) : undefined }));
+      const hex = [...hexColumns.values()].map((builder) => builder.finish(count));
       // Each dictionary is searched natively too: its values in one buffer, one after the other.
       const columns = [...dictionaries.values()].map((d) => {
         const starts = new Uint32Array(d.values.length + 1);
@@ -141,9 +232,11 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
           if (needle === '') return Uint32Array.from({ length: total }, (_, i) => i);
           if (needle.includes(FIELD) || needle.includes(RECORD)) return new Uint32Array(0);
           const hits: number[] = [];
+          let ordered = true;
           const mark = (i: number) => {
             if (seen[i]) return;
             seen[i] = 1;
+            if (hits.length > 0 && hits[hits.length - 1]! > i) ordered = false;
             hits.push(i);
           };
           const bytes = Buffer.from(needle, 'utf8');
@@ -153,6 +246,7 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
             searchColumn(column, bytes, postings, (i) => mark(offset + i));
             first += column.starts.length - 1;
           }
+          for (const column of hex) column.search(needle, mark);
           for (const { text, trigrams: postings, column, byCode, matching } of columns) {
             const codes: number[] = [];
             searchColumn(text, bytes, postings, (code) => {
@@ -164,10 +258,17 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
             else for (let i = 0; i < total; i += 1) if (matching[column[i]!]) mark(i);
             for (const code of codes) matching[code] = 0;
           }
-          for (const i of hits) seen[i] = 0;
-          const out = Uint32Array.from(hits);
-          // Hits from one source arrive in order; only a mix of sources needs sorting.
-          for (let k = 1; k < out.length; k += 1) if (out[k - 1]! > out[k]!) return out.sort();
+          // Hits from one source arrive in order; a mix of sources is put in order, by sorting a few
+          // or by reading the marks of many.
+          let out: Uint32Array;
+          if (ordered) out = Uint32Array.from(hits);
+          else if (hits.length * 8 < total) out = Uint32Array.from(hits).sort();
+          else {
+            out = new Uint32Array(hits.length);
+            for (let i = 0, k = 0; i < total; i += 1) if (seen[i]) out[k++] = i;
+          }
+          if (hits.length * 8 < total) for (const i of hits) seen[i] = 0;
+          else seen.fill(0);
           return out;
         },
       };
@@ -176,7 +277,7 @@ export function createSearchIndexBuilder(sample: readonly ApiRecord[], pooledFie
 }
 
 /** For each code of a column, the records holding it (ascending). */
-function recordsByCode(column: Uint16Array, codes: number): (code: number) => Uint32Array {
+function recordsByCode(column: Uint8Array | Uint16Array, codes: number): (code: number) => Uint32Array {
   const counts = new Uint32Array(codes + 1);
   for (const code of column) if (code < codes) counts[code + 1]! += 1;
   for (let c = 1; c <= codes; c += 1) counts[c]! += counts[c - 1]!;

@@ -25,9 +25,10 @@ describe('generated store', () => {
     expect((store.page('', 0, 3) as PageResult).json).toBeDefined();
   });
 
-  it('builds a large index in the background, answering { warming } until it is ready', async () => {
+  it('builds large indexes in the background, one after another, answering { warming } until ready', async () => {
     const count = SYNC_INDEX_LIMIT + 10_000;
     const store = createGeneratedStore(factory, 'Sensor', count);
+    const other = createGeneratedStore(factory, 'Alert', SYNC_INDEX_LIMIT + 1);
     const target = factory.record('Sensor', count - 3);
     const first = store.page(String(target.id), 0, 5);
     expect(first).toEqual({ warming: 0 });
@@ -36,11 +37,34 @@ describe('generated store', () => {
     let result = store.page(String(target.id), 0, 5);
     // Under the test's own timeout (vitest.config.ts), so a stuck index fails here, showing the last answer.
     const deadline = Date.now() + 15_000;
-    while ('warming' in result && Date.now() < deadline) {
+    while ((other.searchReady() < 1 || 'warming' in result) && Date.now() < deadline) {
+      // The second collection's index starts once the first one's is done.
+      if (other.searchReady() > 0) expect(store.searchReady()).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 20));
       result = store.page(String(target.id), 0, 5);
     }
     expect(result).toMatchObject({ total: 1, records: [target] });
+    // Laid out for size (ids and timestamps as hex digits, names as codes), it finds what a plain scan finds.
+    const strings = Array.from({ length: count }, (_, i) =>
+      Object.values(factory.record('Sensor', i))
+        .flat()
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => v.toLowerCase()),
+    );
+    for (const term of [
+      String(target.created_at).slice(0, 13),
+      String(target.name),
+      String(target.id).slice(9, 23),
+      'e-4',
+      '7z',
+      'FL5-26',
+    ]) {
+      const page = store.page(term, 100, 120) as PageResult;
+      const expected = strings.flatMap((values, i) => (values.some((v) => v.includes(term.toLowerCase())) ? [i] : []));
+      expect(page.total, term).toBe(expected.length);
+      expect(page.records, term).toEqual(expected.slice(100, 120).map((i) => factory.record('Sensor', i)));
+    }
+    expect(other.page(String(factory.record('Alert', 7).id), 0, 5)).toMatchObject({ total: 1 });
   });
 });
 

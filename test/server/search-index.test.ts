@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DOMAIN_BUILDERS } from '../../src/fixtures/domain-builders.ts';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { createSearchIndexBuilder } from '../../src/server/search-index.ts';
 import { spec } from '../helpers.ts';
@@ -28,15 +29,21 @@ const scan = (records: readonly Record<string, unknown>[], term: string) => {
   return stringsOf(records).flatMap((values, i) => (values.some((v) => v.includes(needle)) ? [i] : []));
 };
 
-const build = (records: readonly Record<string, unknown>[], sample = 200, trigrams = false) => {
-  const builder = createSearchIndexBuilder(records.slice(0, sample));
+const build = (records: readonly Record<string, unknown>[], sample = 200, trigrams = false, packed = false, pooled?: readonly string[]) => {
+  const builder = createSearchIndexBuilder(records.slice(0, sample), pooled, { packed, expected: packed ? records.length : undefined });
   for (const r of records) builder.add(r);
   return builder.finish({ trigrams });
 };
 
-describe.each([false, true])('search index (trigrams: %s)', (trigrams) => {
-  const alertIndex = build(alerts!, 200, trigrams);
-  const sensorIndex = build(sensors!, 200, trigrams);
+describe.each([
+  { trigrams: false, packed: false },
+  { trigrams: true, packed: false },
+  { trigrams: false, packed: true },
+  { trigrams: true, packed: true },
+])('search index (trigrams: $trigrams, packed: $packed)', ({ trigrams, packed }) => {
+  // As the server builds them: the generator's pooled fields as codes, the rest as text or digits.
+  const alertIndex = build(alerts!, 200, trigrams, packed, DOMAIN_BUILDERS.Alert!.pooledFields);
+  const sensorIndex = build(sensors!, 200, trigrams, packed, DOMAIN_BUILDERS.Sensor!.pooledFields);
 
   it('agrees with a plain scan on terms taken from the data, in any case', () => {
     const terms = fc.sample(
@@ -78,9 +85,22 @@ describe.each([false, true])('search index (trigrams: %s)', (trigrams) => {
 
   it('keeps a value as text when a sampled-as-rare field turns out to have many values', () => {
     // A sample of 5 sees 5 codes; the other 1,495 must still be found.
-    const index = build(alerts!, 5, trigrams);
+    const index = build(alerts!, 5, trigrams, packed);
     const code = String(alerts![1234]!.code);
     expect(Array.from(index.search(code))).toEqual(scan(alerts!, code));
+  });
+
+  it('keeps codes apart from absent values when a field outgrows one byte of codes', () => {
+    // Codes take a byte until the 256th value, then two: records without the field must still match nothing.
+    const records = Array.from({ length: 900 }, (_, i) => (i % 3 === 1 ? { n: i } : { kind: `k${String(i).padStart(4, '0')}x` }));
+    const builder = createSearchIndexBuilder(records.slice(0, 10), ['kind'], { packed });
+    for (const r of records) builder.add(r);
+    const index = builder.finish({ trigrams });
+    for (const i of [0, 2, 381, 382, 383, 384, 385, 899]) {
+      const term = `k${String(i).padStart(4, '0')}x`;
+      expect(Array.from(index.search(term)), term).toEqual(scan(records, term));
+    }
+    expect(Array.from(index.search('x'))).toEqual(scan(records, 'x'));
   });
 
   it('never matches across fields or records', () => {
@@ -88,3 +108,74 @@ describe.each([false, true])('search index (trigrams: %s)', (trigrams) => {
     expect(alertIndex.search('\u001e').length).toBe(0);
   });
 });
+
+describe.each([{ expected: true }, { expected: false }])(
+  'packed values (hex digits of ids and timestamps; records expected: $expected)',
+  ({ expected }) => {
+    // Past two chunks of 8,192 records, with odd and even widths (17 and 32 digits), values in upper
+    // case, values of another shape and absent values: the cases the digit columns must get right.
+    let state = 12345;
+    // mulberry32: a fixed sequence, random in every bit.
+    const next = () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return (t ^ (t >>> 14)) >>> 0;
+    };
+    const SAMPLE = 200;
+    const shared = 'c0ffee';
+    const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[next() % 16]).join('');
+    const records = Array.from({ length: 20_000 }, (_, i) => {
+      const id = `${hex(8)}-${hex(4)}-4${hex(3)}-${hex(4)}-${hex(12)}`;
+      const at = new Date(Date.UTC(2026, 0, 1) + (next() % 2 ** 31) * 17).toISOString();
+      const record: Record<string, unknown> = { id: i % 97 === 5 ? id.toUpperCase() : id, at, n: i };
+      if (i % 83 === 7) delete record.at;
+      // Runs of records sharing a value: a match right at the start of the next record must not be skipped.
+      if (i % 101 >= 50 && i % 101 < 53) record.id = `${shared}${id.slice(6)}`;
+      // Past the sample, which gives each field its shape.
+      if (i >= SAMPLE && i % 89 === 3) record.id = `not-a-uuid-${i}`;
+      if (i >= SAMPLE && i % 79 === 1) record.at = `${at.slice(0, 10)} ${at.slice(11)}`;
+      return record;
+    });
+    // Told how many records come, a column is one allocation; otherwise chunks of 8,192 records.
+    const builder = createSearchIndexBuilder(records.slice(0, SAMPLE), [], {
+      packed: true,
+      expected: expected ? records.length : undefined,
+    });
+    for (const r of records) builder.add(r);
+    const index = builder.finish();
+
+    it('finds what a plain scan finds, for every kind of term', () => {
+      const terms = new Set<string>([
+        ...'0123456789abcdef-t:.z',
+        ...['00', 'a0', 'f', 'ff', '-4', '4-', 't0', '0t', ':5', '.9', '9z', 'z', '-', '--', 'zz', 'x', 'not-a', '2026', '2026-0', ' '],
+        ...['a-uuid', 'uuid-1', '-01', 'T1', '.1', '9Z', 'AbC', 'AB-', shared, shared.slice(0, 3), shared.slice(1)],
+      ]);
+      for (let i = 0; i < 400; i += 1) {
+        const a = records[next() % records.length]!;
+        const value = String(next() % 2 ? a.id : (a.at ?? a.id));
+        const from = next() % value.length;
+        terms.add(value.slice(from, from + 1 + (next() % 14)));
+      }
+      // The end of one record's digits and the start of the next one's: no value holds both.
+      for (const i of [0, 8191, 8192, 16383, 19998]) {
+        terms.add(`${String(records[i]!.id).slice(-3)}${String(records[i + 1]!.id).slice(0, 3)}`);
+        terms.add(`${String(records[i]!.at).slice(-5, -1)}${String(records[i + 1]!.at).slice(0, 3)}`);
+      }
+      for (const term of terms) {
+        for (const casing of [term, term.toUpperCase()]) {
+          expect(Array.from(index.search(casing)), casing).toEqual(scan(records, casing));
+        }
+      }
+    });
+
+    it('finds whole values, including those kept as text', () => {
+      for (const i of [0, 5, 7, 201, 8191, 8192, 9000, 19_999]) {
+        for (const field of ['id', 'at']) {
+          const value = records[i]![field];
+          if (typeof value === 'string') expect(Array.from(index.search(value)), value).toEqual(scan(records, value));
+        }
+      }
+    });
+  },
+);
