@@ -8,12 +8,10 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
-import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { ALL_CHECKS as CHECKS } from './contract/checks/index.ts';
 import type { ContractOptions } from './contract/contract-options.ts';
 import { runContract as runContractInternal } from './contract/run-contract.ts';
 import type { ContractReport } from './contract/types.ts';
-import type { Dataset, DatasetOptions } from './fixtures/generate-dataset.ts';
 import { REFERENCE_DATE as REFERENCE } from './fixtures/seeded-faker.ts';
 import { createProxy as createProxyInternal } from './proxy/create-proxy.ts';
 import type { ProxyOptions } from './proxy/proxy-options.ts';
@@ -25,10 +23,7 @@ import {
   type Mock as InternalMock,
 } from './server/create-app.ts';
 import type { AppOptions } from './server/app-options.ts';
-import type { DatasetStore } from './server/dataset-store.ts';
-import type { LatencyRange } from './server/latency.ts';
 import { nodeListener as nodeListenerInternal } from './server/node-listener.ts';
-import type { LoadedSpec } from './spec/load-spec.ts';
 import type { components } from './types/openapi.ts';
 
 export { consoleReport } from './contract/reports/console-report.ts';

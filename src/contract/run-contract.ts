@@ -1,4 +1,3 @@
-import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { listOperations, type Operation } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { targetView } from '../spec/target-view.ts';

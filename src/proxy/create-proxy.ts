@@ -10,7 +10,6 @@ import { addSpecRoutes } from '../server/docs-page.ts';
 import { type HideKeys, keyHider } from '../server/hide-keys.ts';
 import { createQueryParser } from '../server/parse-query.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
-import type { LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations, type Operation } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { targetView } from '../spec/target-view.ts';

@@ -84,9 +84,9 @@ export function listOperations(document: OpenAPIObject): Operation[] {
           const response = resolveRef<ResponseObject>(document, ref);
           const problem = problemOf(document, response);
           // Where the response lives: its $ref's target, or in place under the operation.
-          const at = typeof ref.$ref === 'string' ? ref.$ref : `#/paths/${escape(path)}/${method}/responses/${status}`;
+          const at = typeof ref.$ref === 'string' ? ref.$ref : `#/paths/${pointerSegment(path)}/${method}/responses/${status}`;
           const contentTypes = Object.keys(response.content ?? {});
-          const schemaAt = Object.fromEntries(contentTypes.map((type) => [type, `${at}/content/${escape(type)}/schema`]));
+          const schemaAt = Object.fromEntries(contentTypes.map((type) => [type, `${at}/content/${pointerSegment(type)}/schema`]));
           const headers = Object.keys(response.headers ?? {});
           return { status, contentTypes, headers, schemaAt, ...(problem ? { problem } : {}) };
         }),
@@ -107,7 +107,7 @@ export function listOperations(document: OpenAPIObject): Operation[] {
 }
 
 /** A JSON pointer segment (RFC 6901). */
-const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+const pointerSegment = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** The type and title of the example problem document of a response, if it shows one. */
 function problemOf(document: OpenAPIObject, response: ResponseObject): ResponseSpec['problem'] {
