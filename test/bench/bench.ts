@@ -457,6 +457,66 @@ for (const [i, scenario] of scenarios.entries()) {
   if (measuredQuiet)
     record({ ...common, scenario: `${scenario.name}, --quiet`, server: quiet.name, measured: measuredQuiet, rssMb: peakRss(quiet.child) });
 }
+
+// Other runtimes (README, "Other runtimes"): the default page from Bun, Deno and workerd, started as users
+// start them (their npm scripts, 10k alerts), against `tempmon serve --quiet` (none of them logs requests).
+// workerd is measured as `npm run serve:workerd` serves it: behind the Node proxy of `wrangler dev`, both on
+// the servers' core. Each runs in a process group of its own (npm, the runtime, wrangler's children), stopped
+// as a whole. BENCH_RUNTIMES=0 leaves them out.
+const groups = new Set<number>();
+process.on('exit', () => {
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {}
+  }
+});
+/** Peak resident memory of a process and its descendants, added up (VmHWM), in MB. */
+const treeRss = (pid: number): number => {
+  let kids: number[] = [];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {}
+  return peakRss({ pid } as ChildProcess) + kids.reduce((sum, kid) => sum + treeRss(kid), 0);
+};
+async function runtimeContender(name: string, script: string): Promise<Contender & { rss(): number }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const argv = placed(['npm', 'run', '-s', script, '--', '--port', String(port), '--alerts', '10000'], 'server');
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore', cwd: ROOT, detached: true });
+  groups.add(child.pid!);
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {}
+    groups.delete(child.pid!);
+  };
+  for (let i = 0; i < 1200 && child.exitCode === null; i += 1) {
+    try {
+      const response = await fetch(`${url}/alert`, { headers: { 'x-api-key': KEY } });
+      await response.arrayBuffer();
+      if (response.status === 200) return { name, url, child, stop, rss: () => treeRss(child.pid!) };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  stop();
+  throw new Error(`npm run ${script} did not answer ${url}/alert in 60 s`);
+}
+if (process.env.BENCH_RUNTIMES !== '0') {
+  for (const [name, script] of [
+    ['Bun', 'serve:bun'],
+    ['Deno', 'serve:deno'],
+    ['workerd (wrangler dev)', 'serve:workerd'],
+  ] as const) {
+    const runtime = await runtimeContender(name, script);
+    const [base, measured] = await compare([quiet, runtime], fixed('/alert'));
+    const rssMb = runtime.rss();
+    runtime.stop();
+    record({ scenario: `default page on ${name}`, baseline: quiet.name, base: base!, server: name, measured: measured!, rssMb });
+  }
+}
 quiet.stop();
 
 const prismCli = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
