@@ -40,7 +40,8 @@ export interface ResponseCache {
  * identity, the method (HEAD shares GET's answer), Host (the absolute Link), the raw path and query,
  * which configured key the request carries (by the app's own key check, never the key itself), and its
  * Prefer and If-None-Match headers. Off (`enabled: false`) while simulated conditions (latency, error
- * rate, rate limit) must see every request. Only requests that came through `replay` are stored (the
+ * rate, rate limit) must see every request. An answer is stored the second time its request comes, so
+ * one-off requests fill nothing. Only requests that came through `replay` are stored (the
  * app served by other means, `app.request()` in a test or another runtime, stores nothing).
  */
 export function createResponseCache(options: {
@@ -71,6 +72,7 @@ export function createResponseCache(options: {
   // The key of a request that missed, made by replay before the app ran (so data reloaded meanwhile is
   // never stored under the new identity), for capture to store the app's answer under.
   const missed = new WeakMap<IncomingMessage, string>();
+  const seen = new LRUCache<string, true>({ max: MAX_ENTRIES });
 
   const capture: MiddlewareHandler = async (c, next) => {
     await next();
@@ -90,7 +92,10 @@ export function createResponseCache(options: {
     if (key === undefined) return false;
     const hit = stored.get(key);
     if (!hit) {
-      missed.set(request, key);
+      // Stored from its second sight on: a request seen once (a fresh search term each time) is never
+      // stored, which would cost more than answering it (reading a Response's headers makes it whole).
+      if (seen.has(key)) missed.set(request, key);
+      else seen.set(key, true);
       return false;
     }
     response.writeHead(hit.status, hit.headers);
