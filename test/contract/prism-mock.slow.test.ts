@@ -1,57 +1,21 @@
 // Runs the kit against a server none of us wrote: Prism's mock of our spec. The README shows the
 // resulting table; this test fails when it is out of date (TEMPMON_UPDATE_README=1 rewrites it).
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runContract } from '../../src/contract/run-contract.ts';
 import type { ContractReport } from '../../src/contract/types.ts';
 import { spec } from '../helpers.ts';
+import { startPrism } from '../prism-cli.ts';
 
 const README = new URL('../../README.md', import.meta.url);
 // The start marker may say more before its `-->` (which file generates the table).
 const START = /<!-- prism-table:start[^\n]*-->/;
 const END = '<!-- prism-table:end -->';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+const prism = await startPrism('mock', { timeoutMs: 30_000 });
+afterAll(() => void prism.child.kill('SIGTERM'));
 
-const port = await freePort();
-const prism = spawn(
-  process.execPath,
-  [
-    new URL('../../node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url).pathname,
-    'mock',
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(port),
-    'spec/openapi.yaml',
-  ],
-  { stdio: ['ignore', 'pipe', 'pipe'] },
-);
-afterAll(() => void prism.kill('SIGTERM'));
-await new Promise<void>((resolve, reject) => {
-  let output = '';
-  const timer = setTimeout(() => reject(new Error(`prism did not start: ${output}`)), 30_000);
-  const onData = (chunk: Buffer) => {
-    output += chunk;
-    if (output.includes('Prism is listening')) {
-      clearTimeout(timer);
-      resolve();
-    }
-  };
-  prism.stdout.on('data', onData);
-  prism.stderr.on('data', onData);
-  prism.on('exit', (code) => reject(new Error(`prism exited with ${code}: ${output}`)));
-});
-
-const report = await runContract({ target: `http://127.0.0.1:${port}`, apiKey: 'any-key-prism-accepts', document: spec.document, seed: 1 });
+const report = await runContract({ target: prism.url, apiKey: 'any-key-prism-accepts', document: spec.document, seed: 1 });
 
 /** One row per check: its verdict for each operation. */
 function table(result: ContractReport): string {

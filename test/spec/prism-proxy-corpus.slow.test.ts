@@ -13,9 +13,9 @@
 // Both signals are checked, and so is what Prism does not check: every header the mock sends on an
 // operation's response is documented for that status. Exempt, as not the operations' responses: what
 // Prism routes to no operation (unknown paths, HEAD, OPTIONS: the spec has GET operations only).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { OperationObject, ReferenceObject, ResponseObject } from 'openapi3-ts/oas31';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock } from '../../src/server/create-app.ts';
@@ -23,9 +23,8 @@ import { nodeListener } from '../../src/server/node-listener.ts';
 import { resolveRef } from '../../src/spec/resolve-ref.ts';
 import { targetView } from '../../src/spec/target-view.ts';
 import { KEY, spec } from '../helpers.ts';
+import { startPrism } from '../prism-cli.ts';
 
-const PRISM_CLI = new URL('../../node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url).pathname;
-const SPEC_FILE = new URL('../../spec/openapi.yaml', import.meta.url).pathname;
 const PRISM_ERROR = 'https://stoplight.io/prism/errors#';
 const LISTINGS = ['/alert', '/sensor'] as const;
 
@@ -34,39 +33,15 @@ const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'co
 
 // --- processes -------------------------------------------------------------------------------------
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
 const children: ChildProcess[] = [];
 const servers: Server[] = [];
 
 /** `prism proxy spec/openapi.yaml <upstream> <flags>` on a free port; resolves with its URL once it listens. */
-async function startPrism(upstream: string, flags: readonly string[]): Promise<{ url: string }> {
-  const port = await freePort();
+async function startProxy(upstream: string, flags: readonly string[]): Promise<{ url: string }> {
   // --cors=false: Prism would otherwise answer preflights itself and put its own CORS headers on the mock's answers.
-  const args = [PRISM_CLI, 'proxy', SPEC_FILE, upstream, '-h', '127.0.0.1', '-p', String(port), '--cors=false', ...flags];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { url, child } = await startPrism('proxy', { upstream, flags: ['--cors=false', ...flags] });
   children.push(child);
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`prism did not start: ${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Prism is listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`prism exited with ${code}: ${output}`)));
-  });
-  return { url: `http://127.0.0.1:${port}` };
+  return { url };
 }
 
 /** A mock served by the listener `tempmon serve` uses, on a free port of 127.0.0.1. */
@@ -293,9 +268,9 @@ beforeAll(async () => {
     scenarios: { rateLimit: 2, errorRate: 0.5, seed: 5 },
   });
   const [strict, lenient, scenarios] = await Promise.all([
-    startPrism(mock, ['--errors']),
-    startPrism(mock, ['--validate-request=false']),
-    startPrism(faulty, ['--errors']),
+    startProxy(mock, ['--errors']),
+    startProxy(mock, ['--validate-request=false']),
+    startProxy(faulty, ['--errors']),
   ]);
   corpus = (await Promise.all(LISTINGS.map((path) => listingCorpus(mock, path)))).flat();
   for (const probe of corpus) {
