@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { Hono } from 'hono';
 import { createApp, type AppOptions } from '../src/server/create-app.ts';
 import { loadSpec } from '../src/spec/load-spec.ts';
@@ -28,4 +29,26 @@ export function defaultApp(options?: AppOptions): Hono {
   if (options) return createApp(options);
   shared ??= createApp({ spec });
   return shared;
+}
+
+/**
+ * Writes `parts` on one raw TCP connection to 127.0.0.1:`port`, `pauseMs` apart, and resolves with all
+ * the server sent once it closes the connection (the last request should say `Connection: close`).
+ */
+export function rawConversation(port: number, parts: readonly string[], pauseMs = 0): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', async () => {
+      for (const part of parts) {
+        socket.write(part);
+        if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+      }
+    });
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
 }

@@ -7,10 +7,11 @@ import { browserCors } from '../server/browser-cors.ts';
 import type { ProxyOptions } from './proxy-options.ts';
 import { validHost } from '../server/valid-host.ts';
 import { addSpecRoutes } from '../server/docs-page.ts';
-import { type HideKeys, keyHider } from '../server/hide-keys.ts';
+import { addMethodNotAllowed } from '../server/method-not-allowed.ts';
+import { type HideKeys, hideKeysIn, keyHider } from '../server/hide-keys.ts';
 import { createQueryParser } from '../server/parse-query.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../server/problem.ts';
-import { listOperations, type Operation } from '../spec/operations.ts';
+import { apiKeyHeaders, listOperations } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { targetView } from '../spec/target-view.ts';
 import { createRecorder } from './recorder.ts';
@@ -54,7 +55,7 @@ export async function createProxy(options: ProxyOptions) {
 
   const app = new Hono();
   const operations = listOperations(document).filter((op) => op.method === 'get');
-  const keyHeaders = [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))];
+  const keyHeaders = apiKeyHeaders(operations);
   /** Hides the key a request sent (in its key header) wherever the proxy itself quotes that request. */
   const hideKeysOf = (headers: Readonly<Record<string, string | string[] | undefined>>): HideKeys =>
     keyHider(keyHeaders.flatMap((name) => headers[name] ?? []));
@@ -71,9 +72,8 @@ export async function createProxy(options: ProxyOptions) {
   for (const operation of operations) {
     const judge = memoised(exchangeValidator(operation, document, judges));
     const parseQuery = createQueryParser(operation.queryParameters, validator);
-    const forward = async (incoming: URL, requestHeaders: Record<string, string | undefined>): Promise<Reply> => {
+    const forward = async (incoming: URL, requestHeaders: Record<string, string | undefined>, hide: HideKeys): Promise<Reply> => {
       const url = `${base}${operation.path}${incoming.search}`;
-      const hide = hideKeysOf(requestHeaders);
       // The proxy's own words about the request (log lines, its problem documents) never quote the key.
       const where = hide(`${incoming.pathname}${incoming.search}`);
       const headers: Record<string, string> = {};
@@ -152,34 +152,21 @@ export async function createProxy(options: ProxyOptions) {
       return { status: answer.status, headers: responseHeaders, body: text };
     };
     app.get(operation.path, async (c) => {
-      const reply = await forward(new URL(c.req.url), c.req.header());
+      // The request's HideKeys, made once by the middleware above.
+      const reply = await forward(new URL(c.req.url), c.req.header(), hideKeysIn(c));
       return new Response(reply.body, { status: reply.status, headers: reply.headers });
     });
   }
   // Another method on a listing path: 405 naming what the spec has there, as the mock answers (never forwarded).
-  for (const [path, methods] of forwardedMethods(operations)) {
-    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-    app.all(path, (c) =>
-      problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${path}; use ${methods.join(' or ')}.`, {
-        headers: { Allow: allow },
-      }),
-    );
-  }
+  addMethodNotAllowed(app, operations);
   app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
   // Never leak a stack trace to the client; the cause goes to the proxy's log, without the request's key.
   app.onError((error, c) => {
-    const hide = hideKeysOf(c.req.header());
+    const hide = hideKeysIn(c);
     log(hide(`proxy failure on ${c.req.method} ${c.req.path}: ${String(error)}`));
     return problem(c, PROBLEMS.internal, 'The proxy failed unexpectedly; this is a bug in tempmon-kit.');
   });
   return { app, hideKeysOf, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
-}
-
-/** The methods the spec has at each path the proxy forwards (the Allow header adds HEAD with GET, and OPTIONS for CORS). */
-function forwardedMethods(operations: readonly Operation[]): Map<string, string[]> {
-  const methods = new Map<string, string[]>();
-  for (const op of operations) methods.set(op.path, [...(methods.get(op.path) ?? []), op.method.toUpperCase()]);
-  return methods;
 }
 
 /** What the proxy sends back. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import type { Operation } from '../spec/operations.ts';
+import { apiKeyHeaders, type Operation } from '../spec/operations.ts';
 
 /**
  * The response headers a browser app may read: every header the listings document (X-Total-Count, Link,
@@ -16,11 +16,10 @@ export function exposedHeaders(operations: readonly Operation[]): string[] {
  * header the spec names (and Prefer), responses expose the headers the spec documents.
  */
 export function browserCors(operations: readonly Operation[]): MiddlewareHandler {
-  const keyHeaders = [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))];
   return cors({
     origin: '*',
     allowMethods: ['GET', 'HEAD', 'OPTIONS'],
-    allowHeaders: [...keyHeaders, 'Content-Type', 'Prefer'],
+    allowHeaders: [...apiKeyHeaders(operations), 'Content-Type', 'Prefer'],
     exposeHeaders: exposedHeaders(operations),
     maxAge: 600,
   });

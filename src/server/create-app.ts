@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import { createRecordFactory } from '../fixtures/record-factory.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { listOperations } from '../spec/operations.ts';
+import { apiKeyHeaders, listOperations } from '../spec/operations.ts';
 import { listProbes } from '../spec/probe-operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache } from './answer-cache.ts';
@@ -20,6 +20,7 @@ import { keyChecker } from './key-checker.ts';
 import { latency } from './latency.ts';
 import { listRoute, listingAnswerer } from './list-route.ts';
 import { addProbeRoutes } from './probe-routes.ts';
+import { addMethodNotAllowed } from './method-not-allowed.ts';
 import { PROBLEMS, problem } from './problem.ts';
 import { createRandomStream } from './random-stream.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -73,7 +74,7 @@ export function createMock(options: AppOptions = {}): Mock {
   const cache = createResponseCache({
     enabled: !simulated,
     identity: () => store.identity,
-    keyHeaders: [...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : [])))],
+    keyHeaders: apiKeyHeaders(operations),
     knownKey,
   });
 
@@ -104,12 +105,8 @@ export function createMock(options: AppOptions = {}): Mock {
     if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation));
     if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream, operation));
     app.get(path, listRoute(answer, operation));
-    app.all(path, (c) =>
-      problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${operation.path}; use GET.`, {
-        headers: { Allow: 'GET, HEAD, OPTIONS' },
-      }),
-    );
   }
+  addMethodNotAllowed(app, operations);
 
   app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
   // Never leak a stack trace (or anything else) to the client; the cause goes to the server's log.

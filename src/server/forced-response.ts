@@ -21,7 +21,7 @@ export function forcedResponse(operation: Operation): MiddlewareHandler {
   const forcible = new Set(operation.responses.filter((r) => Number(r.status) >= 400 && r.problem).map((r) => Number(r.status)));
   return async (c, next) => {
     const preferred = parsePrefer(c.req.header('prefer')).get('code');
-    const code = preferred ?? new URL(c.req.url).searchParams.get(FORCE_PARAMETER) ?? undefined;
+    const code = preferred ?? c.req.query(FORCE_PARAMETER);
     const status = code !== undefined && /^\d{3}$/.test(code) ? Number(code) : undefined;
     if (status === undefined || !forcible.has(status)) return next();
     const headers: Record<string, string> = {};

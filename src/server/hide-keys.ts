@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { redact, type Secrets } from '../secrets/redact.ts';
 
 /** Replaces every form of the configured keys in a text (see {@link redact}); the identity when there are none. */
@@ -19,6 +19,9 @@ export function keyHider(keys: readonly string[]): HideKeys {
   const secrets: Secrets = { headerValues: keys.filter((key) => key.length > 0) };
   return secrets.headerValues.length === 0 ? (text) => text : (text) => redact(text, secrets);
 }
+
+/** The request's HideKeys (see hideKeys), or the identity where no middleware set one. */
+export const hideKeysIn = (c: Context): HideKeys => c.get('hideKeys') ?? ((text) => text);
 
 /**
  * Makes `hide` the app's redaction for the request: problem documents (instance, detail) and log lines

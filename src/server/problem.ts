@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Operation } from '../spec/operations.ts';
-import type { HideKeys } from './hide-keys.ts';
+import { hideKeysIn } from './hide-keys.ts';
 import { pathAndQuery } from './request-url.ts';
 
 /** The fixed part of an RFC 9457 problem: its type, title and status. */
@@ -68,7 +68,7 @@ export function problem(
   detail: string,
   extra: { errors?: readonly ParameterError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
 ): Response {
-  const hide: HideKeys = c.get('hideKeys') ?? ((text) => text);
+  const hide = hideKeysIn(c);
   // Cut from the raw text, never parsed: a problem about an unparsable URL must not throw on it.
   const body = problemBody(template, hide(detail), hide(pathAndQuery(c.req.url)), {
     ...(extra.errors ? { errors: extra.errors.map((error) => ({ ...error, detail: hide(error.detail) })) } : {}),

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { HideKeys } from './hide-keys.ts';
+import { hideKeysIn } from './hide-keys.ts';
 import { PROBLEMS, problem } from './problem.ts';
 import { parsedUrl, pathAndQuery } from './request-url.ts';
 
@@ -11,7 +11,7 @@ import { parsedUrl, pathAndQuery } from './request-url.ts';
 export function validHost(log: (line: string) => void = (line) => console.error(line)): MiddlewareHandler {
   return async (c, next) => {
     if (parsedUrl(c.req.url)) return next();
-    const hide: HideKeys = c.get('hideKeys') ?? ((text) => text);
+    const hide = hideKeysIn(c);
     const host = hide(c.req.header('host') ?? '(none)');
     log(`tempmon: refused ${c.req.method} ${hide(pathAndQuery(c.req.url))}: invalid Host ${JSON.stringify(host.slice(0, 100))}`);
     return problem(c, PROBLEMS.invalidHost, `The Host header ${JSON.stringify(host.slice(0, 100))} does not make a valid URL.`);

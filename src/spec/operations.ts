@@ -106,6 +106,11 @@ export function listOperations(document: OpenAPIObject): Operation[] {
   return operations;
 }
 
+/** The headers the operations' apiKey-in-header schemes name, each once (`x-api-key`). */
+export const apiKeyHeaders = (operations: readonly Operation[]): string[] => [
+  ...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : []))),
+];
+
 /** A JSON pointer segment (RFC 6901). */
 const pointerSegment = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 

@@ -1,10 +1,9 @@
 // `tempmon proxy` is served by the mock's own node:http listener: the adapter's refusals get problem+json,
 // and an unread request body does not close a kept-alive connection. Over raw sockets.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { proxyCommand } from '../../src/cli/proxy.ts';
 import { serveCommand } from '../../src/cli/serve.ts';
-import { KEY } from '../helpers.ts';
+import { KEY, rawConversation } from '../helpers.ts';
 
 let mock: Awaited<ReturnType<typeof serveCommand>>;
 let proxy: Awaited<ReturnType<typeof proxyCommand>>;
@@ -17,25 +16,8 @@ afterAll(async () => {
   await mock?.close();
 });
 
-/** Sends `parts` on one connection, `pauseMs` apart, and returns all that came back once it closes. */
-function conversation(parts: string[], pauseMs = 0): Promise<string> {
-  const { port } = new URL(proxy!.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', async () => {
-      for (const part of parts) {
-        socket.write(part);
-        await new Promise((r) => setTimeout(r, pauseMs));
-      }
-    });
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      text += chunk;
-    });
-    socket.on('close', () => resolve(text));
-    socket.on('error', reject);
-  });
-}
+/** Sends `parts` to the proxy on one raw connection (see rawConversation). */
+const conversation = (parts: string[], pauseMs = 0) => rawConversation(Number(new URL(proxy!.url).port), parts, pauseMs);
 
 describe('the proxy listener', () => {
   it('answers an invalid Host with 400 problem+json and CORS', async () => {

@@ -1,10 +1,10 @@
 // Over real HTTP through the serve listener: a Host that makes no valid URL gets a clear 400, never a blank 500.
 import { createServer, request, type Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMock } from '../../src/server/create-app.ts';
 import { nodeListener } from '../../src/server/node-listener.ts';
-import { KEY, spec, validator } from '../helpers.ts';
+import { KEY, rawConversation, spec, validator } from '../helpers.ts';
 
 let server: Server;
 let port = 0;
@@ -56,19 +56,8 @@ describe('an invalid Host', () => {
   });
 });
 
-/** Writes `head` on a raw socket and reads the one response (the server closes or answers). */
-function raw(head: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(head));
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      text += chunk;
-    });
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-  });
-}
+/** Writes `head` on a raw socket and reads the one response (the head says `Connection: close`). */
+const raw = (head: string): Promise<string> => rawConversation(port, [head]);
 
 describe('what @hono/node-server refuses before the app', () => {
   it.each([
