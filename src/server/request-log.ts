@@ -69,16 +69,45 @@ function lineWriter(format: LogFormat, sink: LogSink): (entry: Entry) => void {
   return ({ method, url, status, ms }) => destination.write(`${method} ${url} ${status} ${ms.toFixed(1)}ms\n`);
 }
 
-let shared: pino.DestinationStream | undefined;
+/** Lines are handed to standard output in chunks of about this many characters... */
+const CHUNK = 4096;
+/** ...or this long after the first line of a chunk, so a person watching sees each line at once. */
+const FLUSH_MS = 100;
 
-/** One asynchronous destination on standard output per process, flushed when the process exits. */
-function stdout(): pino.DestinationStream {
+let shared: { write: (line: string) => void } | undefined;
+
+/**
+ * One asynchronous destination on standard output per process (sonic-boom, pino's own), fed whole
+ * chunks of lines and flushed when the process exits. Lines are gathered here rather than with
+ * sonic-boom's minLength, whose every write measures the UTF-8 length of the text it holds: a line
+ * then cost as much as the whole 4 KiB chunk before it (a tenth of a replayed request's time).
+ */
+function stdout(): { write: (line: string) => void } {
   if (!shared) {
-    // Lines are gathered up to 4 KiB before a write (one syscall per ~60 requests under load), and
-    // flushed every 100 ms, so a person watching sees each line at once.
-    const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
-    process.once('exit', () => destination.flushSync());
-    shared = destination;
+    const destination = pino.destination({ dest: 1, sync: false });
+    const lines: string[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (lines.length === 0) return;
+      destination.write(lines.join(''));
+      lines.length = 0;
+      size = 0;
+    };
+    process.once('exit', () => {
+      flush();
+      destination.flushSync();
+    });
+    shared = {
+      write: (line) => {
+        lines.push(line);
+        size += line.length;
+        if (size >= CHUNK) flush();
+        else timer ??= setTimeout(flush, FLUSH_MS).unref();
+      },
+    };
   }
   return shared;
 }
