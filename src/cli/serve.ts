@@ -3,6 +3,7 @@ import { countsOf } from '../fixtures/collections.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { DEFAULT_API_KEY, createMock } from '../server/create-app.ts';
 import { createDatasetStore } from '../server/dataset-store.ts';
+import { SYNC_INDEX_LIMIT } from '../server/generated-store.ts';
 import { nodeListener } from '../server/node-listener.ts';
 import { MAX_DELAY_MS, type LatencyRange } from '../server/latency.ts';
 import { loadSpec } from '../spec/load-spec.ts';
@@ -101,8 +102,14 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     `  try: curl -H ${keys.from === 'default' ? `'x-api-key: ${DEFAULT_API_KEY}'` : '"x-api-key: $TEMPMON_API_KEY"'} '${url}/alert?pageSize=2'`,
   );
   if (watcher) log(`  watching ${values.data as string} for changes`);
+  const records = Object.values(data ?? countsOf(spec.document, generated.counts)).reduce<number>(
+    (sum, v) => sum + (typeof v === 'number' ? v : v.length),
+    0,
+  );
   return {
     url,
+    /** Whether it serves more records than are indexed on the first search (see SYNC_INDEX_LIMIT). */
+    large: records > SYNC_INDEX_LIMIT,
     close: () => {
       watcher?.close();
       return new Promise<void>((resolve) => server.close(() => resolve()));

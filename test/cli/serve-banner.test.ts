@@ -12,7 +12,13 @@ afterEach(async () => {
 });
 
 /** Starts serve (or proxy) in this process on a free port; resolves with its URL and printed lines. */
-async function start(args: string[], command = serveCommand) {
+async function start(
+  args: string[],
+  command: (
+    args: readonly string[],
+    log: (line: string) => void,
+  ) => Promise<{ url: string; close: () => Promise<void> } | undefined> = serveCommand,
+) {
   const lines: string[] = [];
   const server = await command(['--port', '0', '--quiet', ...args], (line) => lines.push(line));
   running.push(server!);
@@ -28,6 +34,18 @@ describe('the start banner', () => {
     expect(lines.join('\n')).not.toContain('0.0.0.0:');
     expect(lines.find((l) => l.includes('try:'))).toContain(`'${url}/alert?pageSize=2'`);
     expect((await fetch(`${url}/alert`, { headers: { 'x-api-key': 'tempmon-dev-key' } })).status).toBe(200);
+  });
+
+  it('says whether its dataset is large (main then keeps the heap near use; see main.ts)', async () => {
+    const sizes = [['--alerts', '40000'], ['--alerts', '60000']];
+    const large = await Promise.all(
+      sizes.map(async (args) => {
+        const server = await serveCommand(['--port', '0', '--quiet', ...args], () => undefined);
+        running.push(server!);
+        return server!.large;
+      }),
+    );
+    expect(large).toEqual([false, true]);
   });
 
   it('the proxy too', async () => {
