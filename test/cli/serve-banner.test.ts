@@ -37,7 +37,10 @@ describe('the start banner', () => {
   });
 
   it('says whether its dataset is large (main then keeps the heap near use; see main.ts)', async () => {
-    const sizes = [['--alerts', '40000'], ['--alerts', '60000']];
+    const sizes = [
+      ['--alerts', '40000'],
+      ['--alerts', '60000'],
+    ];
     const large = await Promise.all(
       sizes.map(async (args) => {
         const server = await serveCommand(['--port', '0', '--quiet', ...args], () => undefined);
