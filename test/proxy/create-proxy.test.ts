@@ -26,6 +26,8 @@ describe('tempmon proxy', () => {
     // page=0 is the client's mistake: noted, not blamed on the target.
     expect(proxy.violations().violations.map((v) => v.check)).toEqual(['request_query_conformance']);
     expect(lines.join('\n')).not.toContain(KEY);
+    // Its routes suit Hono's fast router, as the mock's do.
+    expect(proxy.app.router.name).toBe('SmartRouter + RegExpRouter');
   });
 
   it('reports the violations of a broken target with their JSON paths, and never logs the key', async () => {
