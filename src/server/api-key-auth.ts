@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { KeyChecker } from './key-checker.ts';
 import type { Operation } from '../spec/operations.ts';
 import { operationProblem, problem } from './problem.ts';
+import { requestHeader } from './request-header.ts';
 
 /**
  * Checks the API key header against the configured keys in constant time (see keyChecker). The key
@@ -10,7 +11,7 @@ import { operationProblem, problem } from './problem.ts';
 export function apiKeyAuth(header: string, knownKey: KeyChecker, operation: Operation): MiddlewareHandler {
   const template = operationProblem(operation, 401);
   return async (c, next) => {
-    if (knownKey(c.req.header(header)) < 0) {
+    if (knownKey(requestHeader(c, header)) < 0) {
       return problem(c, template, `Send a valid key in the ${header} header.`);
     }
     await next();

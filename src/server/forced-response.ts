@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Operation } from '../spec/operations.ts';
 import { parsePrefer } from './prefer.ts';
+import { requestHeader } from './request-header.ts';
 import { operationProblem, problem } from './problem.ts';
 
 /** The query parameter that forces a status where a Prefer header is awkward. */
@@ -20,7 +21,7 @@ export function forcedResponse(operation: Operation): MiddlewareHandler {
   // Those with a problem+json body in the spec: a 304 has none to send, a 2xx is not an error state.
   const forcible = new Set(operation.responses.filter((r) => Number(r.status) >= 400 && r.problem).map((r) => Number(r.status)));
   return async (c, next) => {
-    const preferred = parsePrefer(c.req.header('prefer')).get('code');
+    const preferred = parsePrefer(requestHeader(c, 'prefer')).get('code');
     const code = preferred ?? c.req.query(FORCE_PARAMETER);
     const status = code !== undefined && /^\d{3}$/.test(code) ? Number(code) : undefined;
     if (status === undefined || !forcible.has(status)) return next();

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { parsePrefer } from './prefer.ts';
+import { requestHeader } from './request-header.ts';
 import type { RandomStream } from './random-stream.ts';
 
 /** A delay in milliseconds, fixed (min = max) or drawn uniformly from the range. */
@@ -17,7 +18,7 @@ export const MAX_DELAY_MS = 60_000;
  */
 export function latency(configured: LatencyRange | undefined, random: RandomStream): MiddlewareHandler {
   return async (c, next) => {
-    const asked = parsePrefer(c.req.header('prefer')).get('delay');
+    const asked = parsePrefer(requestHeader(c, 'prefer')).get('delay');
     let delay = configured ? (configured.min === configured.max ? configured.min : random.int(configured.min, configured.max)) : 0;
     if (asked !== undefined && /^\d{1,6}$/.test(asked)) {
       delay = Math.min(Number(asked), MAX_DELAY_MS);

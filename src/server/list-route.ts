@@ -9,6 +9,7 @@ import type { HideKeys } from './hide-keys.ts';
 import { linkHeader } from './paginate.ts';
 import { createQueryParser } from './parse-query.ts';
 import { parsePrefer } from './prefer.ts';
+import { requestHeader } from './request-header.ts';
 import type { ParameterError } from './problem.ts';
 import { operationProblem, problem } from './problem.ts';
 import type { RecordStore } from './record-store.ts';
@@ -72,7 +73,7 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
   const [invalid, unavailable] = [operationProblem(operation, 400), operationProblem(operation, 503)];
   return (c) => {
     // Prefer: example=empty shows a UI's empty state without touching the data (RFC 7240; Prism's name).
-    const empty = parsePrefer(c.req.header('prefer')).get('example') === 'empty';
+    const empty = parsePrefer(requestHeader(c, 'prefer')).get('example') === 'empty';
     const outcome = answerer(new URL(c.req.url), empty);
     if ('invalid' in outcome) {
       const detail = outcome.invalid.map((e) => `${e.name} ${e.detail}`).join('; ');
@@ -87,14 +88,14 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
     const { answer } = outcome;
     // Nothing preferred (example, delay, code), forced or simulated reached this answer: the listener
     // may replay it. It depends only on what the response cache keys on (Host, URL, key, Prefer, If-None-Match).
-    const cacheable = c.req.header('prefer') === undefined;
+    const cacheable = requestHeader(c, 'prefer') === undefined;
     const headers: Record<string, string> = {
       'X-Total-Count': String(answer.total),
       ...(answer.link ? { Link: answer.link } : {}),
       ETag: answer.etag,
     };
     if (empty) c.header('Preference-Applied', 'example=empty', { append: true });
-    const match = c.req.header('if-none-match');
+    const match = requestHeader(c, 'if-none-match');
     if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag || tag.trim() === '*')) {
       if (cacheable) c.set('cacheable', { body: '' });
       return c.body(null, 304, headers);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { requestHeader } from './request-header.ts';
 import type { Operation } from '../spec/operations.ts';
 import { operationProblem, problem } from './problem.ts';
 
@@ -13,7 +14,7 @@ export function rateLimit(perSecond: number, operation: Operation, now: () => nu
   const windows = new Map<string, { start: number; count: number }>();
   return async (c, next) => {
     const key = createHash('sha256')
-      .update(c.req.header(header) ?? '')
+      .update(requestHeader(c, header) ?? '')
       .digest('base64');
     const time = now();
     const start = time - (time % 1000);
