@@ -71,7 +71,7 @@ describe('requestHeader', () => {
     ],
     ['no such headers', []],
   ] as const)('reads %s as a Request does', async (_, lines) => {
-    const fromRequest = await (await app.request('/', { headers: new Headers(lines.map(([n, v]) => [n, v])) })).json();
+    const fromRequest = await (await app.request('/', { headers: new Headers(lines.map(([n, v]): [string, string] => [n, v])) })).json();
     expect(await viaNode(lines)).toEqual(fromRequest);
   });
 });
