@@ -41,8 +41,8 @@ export function searchColumn(column: TextColumn, needle: Buffer, trigrams: Trigr
     }
     // Intersect the rarest lists until few candidates remain, then check those few for real.
     lists.sort((a, b) => a.length - b.length);
-    let candidates: ArrayLike<number> = lists[0]!;
-    for (let k = 1; k < Math.min(lists.length, 4) && candidates.length > 8; k += 1) candidates = intersect(candidates, lists[k]!);
+    let candidates = lists[0]!;
+    for (let k = 1; k < lists.length && candidates.length > 8; k += 1) candidates = intersect(candidates, lists[k]!, k % 2);
     for (let j = 0; j < candidates.length; j += 1) {
       const d = candidates[j]!;
       if (buffer.subarray(starts[d]!, starts[d + 1]!).indexOf(needle) >= 0) found(d);
@@ -70,17 +70,37 @@ function lastStartAtOrBefore(starts: Uint32Array, offset: number): number {
   return lo;
 }
 
-/** The values in both ascending lists. */
-function intersect(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
-  const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    if (a[i]! < b[j]!) i += 1;
-    else if (a[i]! > b[j]!) j += 1;
-    else {
-      out.push(a[i]!);
-      i += 1;
-      j += 1;
+/** Where intersections are written, two by turns (one is read while the other is written); grown as needed. */
+const scratch = [new Uint32Array(4096), new Uint32Array(4096)];
+
+/**
+ * The values in both ascending lists, `small` being the shorter, in scratch buffer `turn` (valid until
+ * that buffer's next use). A list of digit trigrams (timestamps have many) can hold most texts: each value
+ * of `small` is then found in `large` by galloping (doubling steps, then halving), in about
+ * |small|·log(|large|/|small|) steps rather than |small| + |large|.
+ */
+function intersect(small: Uint32Array, large: Uint32Array, turn: number): Uint32Array {
+  let out = scratch[turn]!;
+  if (out.length < small.length) out = scratch[turn] = new Uint32Array(small.length * 2);
+  let count = 0;
+  let lo = 0;
+  for (let i = 0; i < small.length && lo < large.length; i += 1) {
+    const value = small[i]!;
+    // Gallop to a window [lo, hi] whose end is at least value, then search it by halves.
+    let step = 1;
+    let hi = lo;
+    while (hi < large.length && large[hi]! < value) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
     }
+    if (hi >= large.length) hi = large.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (large[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    if (large[lo] === value) out[count++] = value;
   }
-  return out;
+  return out.subarray(0, count);
 }

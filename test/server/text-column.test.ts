@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { searchColumn, type TextColumn, trigramsOf } from '../../src/server/text-column.ts';
+
+/** A column of `texts` as the search index lays them out: one after another, each ending with RS. */
+function columnOf(texts: readonly string[]): TextColumn {
+  const starts = new Uint32Array(texts.length + 1);
+  let offset = 0;
+  texts.forEach((text, i) => {
+    starts[i] = offset;
+    offset += Buffer.byteLength(text) + 1;
+  });
+  starts[texts.length] = offset;
+  return { buffer: Buffer.from(texts.map((t) => `${t}\u001e`).join('')), starts };
+}
+
+const found = (column: TextColumn, needle: string, withTrigrams: boolean) => {
+  const out: number[] = [];
+  searchColumn(column, Buffer.from(needle), withTrigrams ? trigramsOf(column) : undefined, (d) => out.push(d));
+  return out;
+};
+
+describe('searchColumn', () => {
+  it('finds the texts holding a needle, in order, with and without trigrams, as a plain scan does', () => {
+    // Three letters: every trigram list is long or very long, and their lengths differ widely.
+    const alphabet = fc.constantFrom('a', 'b', '0');
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: alphabet, maxLength: 12 }), { minLength: 1, maxLength: 300 }),
+        fc.string({ unit: alphabet, minLength: 1, maxLength: 6 }),
+        (texts, needle) => {
+          const column = columnOf(texts);
+          const expected = texts.flatMap((text, i) => (text.includes(needle) ? [i] : []));
+          expect(found(column, needle, true)).toEqual(expected);
+          expect(found(column, needle, false)).toEqual(expected);
+        },
+      ),
+      { numRuns: 400, seed: 5 },
+    );
+  });
+
+  it('intersects a short list with one in every text, down to the last text', () => {
+    // Twenty texts hold `zzz` (more than are checked without intersecting), the last among them; every
+    // text holds `aaa`: the last candidate is the last entry of the longest list.
+    const texts = Array.from({ length: 1000 }, (_, i) => (i % 50 === 49 ? `aaazzz${i}` : `aaa${i}`));
+    const expected = texts.flatMap((text, i) => (text.includes('aaazzz') ? [i] : []));
+    expect(expected).toHaveLength(20);
+    expect(expected.at(-1)).toBe(999);
+    expect(found(columnOf(texts), 'aaazzz', true)).toEqual(expected);
+  });
+});
