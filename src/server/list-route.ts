@@ -51,7 +51,7 @@ export function listingAnswerer(
     const result = empty ? { total: 0, records: [] } : store().page(term, start, start + pageSize);
     if ('warming' in result) return result;
     const body = ('json' in result && result.json) || JSON.stringify(result.records);
-    const link = linkHeader(url.href, LISTING_PARAMETERS, kept, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) });
+    const link = linkHeader(url, LISTING_PARAMETERS, kept, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) });
     const answer: Answer = {
       body,
       total: result.total,
@@ -74,7 +74,7 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
   return (c) => {
     // Prefer: example=empty shows a UI's empty state without touching the data (RFC 7240; Prism's name).
     const empty = parsePrefer(requestHeader(c, 'prefer')).get('example') === 'empty';
-    const outcome = answerer(new URL(c.req.url), empty);
+    const outcome = answerer(c.get('requestUrl') ?? new URL(c.req.url), empty);
     if ('invalid' in outcome) {
       const detail = outcome.invalid.map((e) => `${e.name} ${e.detail}`).join('; ');
       return problem(c, invalid, detail, { errors: outcome.invalid });

@@ -8,12 +8,11 @@ export const MAX_LINK_BYTES = 2_048;
  * parameter is never echoed into a header. Undefined when the header would pass MAX_LINK_BYTES.
  */
 export function linkHeader(
-  requestUrl: string,
+  url: URL,
   names: { readonly page: string; readonly pageSize: string },
   kept: readonly string[],
   { page, pageSize, last }: { page: number; pageSize: number; last: number },
 ): string | undefined {
-  const url = new URL(requestUrl);
   const base = `${url.origin}${url.pathname}?`;
   const query = new URLSearchParams([...url.searchParams].filter(([name]) => kept.includes(name)));
   const link = (target: number, rel: string) => {

@@ -3,7 +3,12 @@
  * `999.0.0.1` or `a.1` through, and `new URL()` of it throws later.
  */
 export function parsedUrl(url: string): URL | undefined {
-  return URL.canParse(url) ? new URL(url) : undefined;
+  // Parsed once: a URL that does not parse is rare (a refused request), so the throw costs little.
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
