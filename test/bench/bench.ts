@@ -673,15 +673,16 @@ const million = process.env.BENCH_MILLION === '0' ? undefined : await millionRec
 
 // The report.
 const totalSeconds = Math.round((performance.now() - began) / 1000);
-const pad = (text: string | number, n: number) => String(text).padEnd(n);
+// At least one space after each cell, so a long name never runs into the next column.
+const pad = (text: string | number, n: number) => `${String(text).padEnd(n - 1)} `;
 const lat = (l: Load) => `${l.p50}/${l.p99}`;
 const verdict = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? 'PASS' : 'MISS');
 console.log(
-  `\n${pad('scenario', 36)}${pad('baseline', 20)}${pad('req/s', 8)}${pad('p50/p99 ms', 16)}${pad('tempmon', 22)}${pad('req/s', 8)}${pad('p50/p99 ms', 16)}${pad('ratio', 8)}${pad('target', 9)}result`,
+  `\n${pad('scenario', 40)}${pad('baseline', 24)}${pad('req/s', 8)}${pad('p50/p99 ms', 16)}${pad('tempmon', 24)}${pad('req/s', 8)}${pad('p50/p99 ms', 16)}${pad('ratio', 8)}${pad('target', 9)}result`,
 );
 for (const r of rows) {
   console.log(
-    `${pad(r.scenario, 36)}${pad(r.baseline, 20)}${pad(r.base.rps, 8)}${pad(lat(r.base), 16)}${pad(r.server, 22)}${pad(r.measured.rps, 8)}${pad(lat(r.measured), 16)}${pad(`${r.ratio}x`, 8)}${pad(r.target === undefined ? '' : `>= ${r.target}x`, 9)}${verdict(r.pass)}`,
+    `${pad(r.scenario, 40)}${pad(r.baseline, 24)}${pad(r.base.rps, 8)}${pad(lat(r.base), 16)}${pad(r.server, 24)}${pad(r.measured.rps, 8)}${pad(lat(r.measured), 16)}${pad(`${r.ratio}x`, 8)}${pad(r.target === undefined ? '' : `>= ${r.target}x`, 9)}${verdict(r.pass)}`,
   );
 }
 if (million) {
