@@ -159,6 +159,21 @@ const peakRss = (child: ChildProcess) => {
   }
 };
 
+/**
+ * CPU time a process has used so far (user + system, /proc/PID/stat), in µs; undefined where there is no
+ * /proc. Steadier than req/s on a shared machine: another job's load slows the server's clock, not its work.
+ */
+const cpuTime = (child: ChildProcess): number | undefined => {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+};
+/** The kernel's clock ticks per second, in which /proc reports CPU time. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
 /** What to request: a fixed path, or a wrk Lua script with its arguments and the same sequence in JS for autocannon. */
 interface Target {
   readonly label: string;
@@ -214,6 +229,8 @@ interface Load {
   readonly socketErrors: number;
   /** wrk's own breakdown of `socketErrors`, as it prints it. */
   readonly socketDetail?: string;
+  /** CPU time (user + system) the server process spent per request, in µs, where it could be read. */
+  readonly cpuUs?: number;
 }
 
 /** A wrk duration (`812.00us`, `1.20ms`, `2.01s`, `1.00m`) in milliseconds. */
@@ -317,6 +334,7 @@ const summarize = (rounds: readonly Load[]): Summary => ({
   requests: rounds.reduce((sum, l) => sum + l.requests, 0),
   non2xx: rounds.reduce((sum, l) => sum + l.non2xx, 0),
   socketErrors: rounds.reduce((sum, l) => sum + l.socketErrors, 0),
+  ...(rounds.every((l) => l.cpuUs !== undefined) ? { cpuUs: round2(median(rounds.map((l) => l.cpuUs!))) } : {}),
   ...(rounds.some((l) => l.socketErrors)
     ? { socketDetail: rounds.flatMap((l) => (l.socketErrors ? [l.socketDetail] : [])).join('; ') }
     : {}),
@@ -340,7 +358,14 @@ async function compare(contenders: readonly Contender[], target: Target, warmTar
   for (let r = 0; r < ROUNDS; r += 1) {
     const order = contenders.map((_, i) => i);
     if (r % 2) order.reverse();
-    for (const i of order) runs[i]!.push(await load(contenders[i]!.url, target, SLICE));
+    for (const i of order) {
+      const before = cpuTime(contenders[i]!.child);
+      const result = await load(contenders[i]!.url, target, SLICE);
+      const after = cpuTime(contenders[i]!.child);
+      const cpuUs =
+        before === undefined || after === undefined || result.requests === 0 ? undefined : round2((after - before) / result.requests);
+      runs[i]!.push(cpuUs === undefined ? result : { ...result, cpuUs });
+    }
   }
   return runs.map(summarize);
 }
@@ -358,6 +383,11 @@ interface Row {
   readonly target?: number;
   readonly pass?: boolean;
   readonly rssMb: number;
+  /**
+   * The median of the rounds' ratios of CPU per request, baseline / measured: the share of the bare
+   * server's cost, steadier than req/s on a shared machine. Only where both are one process of ours.
+   */
+  readonly cpuRatio?: number;
 }
 
 mkdirSync(OUT, { recursive: true });
@@ -375,19 +405,33 @@ const failures = (l: Load) =>
  * Records a row. Errors of ours or of the bare server fail the run (none are expected); Prism's own
  * are reported beside it (they make its req/s, hence our ratio, look better than it is).
  */
-function record(row: Omit<Row, 'ratio' | 'ratios' | 'pass'>) {
+function record(row: Omit<Row, 'ratio' | 'ratios' | 'pass' | 'cpuRatio'>, withCpu = false) {
   const ratios = row.measured.rounds.map((l, i) => round2(l.rps / row.base.rounds[i]!.rps));
   const ratio = round2(median(ratios));
-  rows.push({ ...row, ratio, ratios, ...(row.target === undefined ? {} : { pass: ratio >= row.target }) });
+  const cpuRatios = row.measured.rounds.flatMap((l, i) => {
+    const base = row.base.rounds[i]!.cpuUs;
+    return base !== undefined && l.cpuUs ? [base / l.cpuUs] : [];
+  });
+  const cpuRatio = withCpu && cpuRatios.length === row.measured.rounds.length ? round2(median(cpuRatios)) : undefined;
+  rows.push({
+    ...row,
+    ratio,
+    ratios,
+    ...(row.target === undefined ? {} : { pass: ratio >= row.target }),
+    ...(cpuRatio === undefined ? {} : { cpuRatio }),
+  });
   for (const [who, l] of [
     [row.baseline, row.base],
     [row.server, row.measured],
   ] as const) {
     if (failures(l)) (who.startsWith('prism') ? warnings : errors).push(`${row.scenario}, ${who}: ${failures(l)}`);
   }
-  const load = (l: Load) => `${l.rps} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms`;
+  const load = (l: Summary) =>
+    `${l.rps} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms${cpuRatio === undefined ? '' : `, CPU ${l.cpuUs} µs/request`}`;
   console.log(
-    `  ${row.scenario}: ${row.baseline} ${load(row.base)} | ${row.server} ${load(row.measured)} | ${ratio}x (${ratios.join(', ')})`,
+    `  ${row.scenario}: ${row.baseline} ${load(row.base)} | ${row.server} ${load(row.measured)} | ${ratio}x (${ratios.join(', ')})${
+      cpuRatio === undefined ? '' : `; by CPU per request ${cpuRatio}x`
+    }`,
   );
 }
 
@@ -447,15 +491,21 @@ for (const [i, scenario] of scenarios.entries()) {
   const [base, measured, measuredQuiet] = await compare(scenario.quiet ? [bare, mock, quiet] : [bare, mock], scenario.target);
   bare.stop();
   const common = { scenario: scenario.name, baseline: bare.name, base: base! };
-  record({
-    ...common,
-    server: mock.name,
-    measured: measured!,
-    rssMb: peakRss(mock.child),
-    ...(scenario.ratio ? { target: scenario.ratio } : {}),
-  });
+  record(
+    {
+      ...common,
+      server: mock.name,
+      measured: measured!,
+      rssMb: peakRss(mock.child),
+      ...(scenario.ratio ? { target: scenario.ratio } : {}),
+    },
+    true,
+  );
   if (measuredQuiet)
-    record({ ...common, scenario: `${scenario.name}, --quiet`, server: quiet.name, measured: measuredQuiet, rssMb: peakRss(quiet.child) });
+    record(
+      { ...common, scenario: `${scenario.name}, --quiet`, server: quiet.name, measured: measuredQuiet, rssMb: peakRss(quiet.child) },
+      true,
+    );
 }
 
 // Other runtimes (README, "Other runtimes"): the default page from Bun, Deno and workerd, started as users
@@ -678,11 +728,11 @@ const pad = (text: string | number, n: number) => `${String(text).padEnd(n - 1)}
 const lat = (l: Load) => `${l.p50}/${l.p99}`;
 const verdict = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? 'PASS' : 'MISS');
 console.log(
-  `\n${pad('scenario', 40)}${pad('baseline', 24)}${pad('req/s', 8)}${pad('p50/p99 ms', 16)}${pad('tempmon', 24)}${pad('req/s', 8)}${pad('p50/p99 ms', 16)}${pad('ratio', 8)}${pad('target', 9)}result`,
+  `\n${pad('scenario', 40)}${pad('baseline', 24)}${pad('req/s', 8)}${pad('p50/p99 ms', 16)}${pad('tempmon', 24)}${pad('req/s', 8)}${pad('p50/p99 ms', 16)}${pad('ratio', 8)}${pad('by CPU', 8)}${pad('target', 9)}result`,
 );
 for (const r of rows) {
   console.log(
-    `${pad(r.scenario, 40)}${pad(r.baseline, 24)}${pad(r.base.rps, 8)}${pad(lat(r.base), 16)}${pad(r.server, 24)}${pad(r.measured.rps, 8)}${pad(lat(r.measured), 16)}${pad(`${r.ratio}x`, 8)}${pad(r.target === undefined ? '' : `>= ${r.target}x`, 9)}${verdict(r.pass)}`,
+    `${pad(r.scenario, 40)}${pad(r.baseline, 24)}${pad(r.base.rps, 8)}${pad(lat(r.base), 16)}${pad(r.server, 24)}${pad(r.measured.rps, 8)}${pad(lat(r.measured), 16)}${pad(`${r.ratio}x`, 8)}${pad(r.cpuRatio === undefined ? '' : `${r.cpuRatio}x`, 8)}${pad(r.target === undefined ? '' : `>= ${r.target}x`, 9)}${verdict(r.pass)}`,
   );
 }
 if (million) {
@@ -707,7 +757,7 @@ const json = {
   sliceSeconds: SLICE,
   warmupSeconds: WARMUP,
   method:
-    "each server of a row is loaded in turns (ROUNDS x SLICE s, the order reversed every other round); ratio: the median of the rounds' ratios; req/s: the mean; p50/p99: the median of the rounds' percentiles",
+    "each server of a row is loaded in turns (ROUNDS x SLICE s, the order reversed every other round); ratio: the median of the rounds' ratios; req/s: the mean; p50/p99: the median of the rounds' percentiles; cpuUs: the server process's CPU time (user + system, /proc) per request, the median of the rounds'; cpuRatio: the median of the rounds' bare/measured CPU per request (a target is judged on ratio, req/s)",
   pinned,
   requestLog: 'on, stdout to /dev/null (rows marked --quiet: off)',
   startup,
