@@ -5,7 +5,6 @@ import { DEFAULT_API_KEY, createMock } from '../server/create-app.ts';
 import { createDatasetStore } from '../server/dataset-store.ts';
 import { SYNC_INDEX_LIMIT } from '../server/generated-store.ts';
 import { nodeListener } from '../server/node-listener.ts';
-import { MAX_DELAY_MS, type LatencyRange } from '../server/latency.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { datasetCli } from './dataset-options.ts';
@@ -13,6 +12,7 @@ import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { listen } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
+import { scenarioOptions } from './scenario-options.ts';
 import { watchDataFile } from './watch-data-file.ts';
 
 /** Help of `tempmon serve`, with a count option per listing of the spec (see datasetCli). */
@@ -70,11 +70,10 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     throw new CliError('--data cannot be combined with --seed or record counts');
   }
   if (values.watch && values.data === undefined) throw new CliError('--watch needs --data FILE');
-  const scenarios = {
-    ...(typeof values.latency === 'string' ? { latency: latencyOption(values.latency) } : {}),
-    ...(typeof values['error-rate'] === 'string' ? { errorRate: rateOption(values['error-rate']) } : {}),
-    ...(typeof values['rate-limit'] === 'string' ? { rateLimit: integerOption('rate-limit', values['rate-limit'], 1, 1_000_000) } : {}),
-  };
+  const scenarios = scenarioOptions(
+    { latency: values.latency, 'error-rate': values['error-rate'], 'rate-limit': values['rate-limit'] },
+    (message) => new CliError(message),
+  );
 
   const generated = dataset.read(values);
   let data: Dataset | undefined;
@@ -140,22 +139,4 @@ export function apiKeysOption(flags: readonly string[] | undefined, environment:
         ? 'the one in $TEMPMON_API_KEY (not printed)'
         : `the ${keys.length > 1 ? `${keys.length} keys` : 'key'} given with --api-key (not printed; the curl below reads one from $TEMPMON_API_KEY)`;
   return { keys, from, describe };
-}
-
-/** `200` or `100-800`, in milliseconds. */
-function latencyOption(value: string): LatencyRange {
-  const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(value);
-  const min = Number(match?.[1]);
-  const max = match?.[2] === undefined ? min : Number(match[2]);
-  if (!match || min > max || max > MAX_DELAY_MS) {
-    throw new CliError(`--latency must be milliseconds (200) or a range (100-800) up to ${MAX_DELAY_MS}, got ${JSON.stringify(value)}`);
-  }
-  return { min, max };
-}
-
-/** A share from 0 to 1. */
-function rateOption(value: string): number {
-  const rate = /^(0|1|0?\.\d+|1\.0*)$/.test(value) ? Number(value) : Number.NaN;
-  if (Number.isNaN(rate)) throw new CliError(`--error-rate must be a number from 0 to 1, got ${JSON.stringify(value)}`);
-  return rate;
 }
