@@ -1,6 +1,7 @@
 // The mock on Bun: the same Hono app as `tempmon serve`, served by Bun.serve. `npm run serve:bun -- --port P`.
 import { createApp } from '../server/create-app.ts';
 import { loadSpec } from '../spec/load-spec.ts';
+import { loadData } from './load-data.ts';
 import { runtimeMock, serveFlags } from './runtime-options.ts';
 
 /** What this entry uses of Bun's globals (no @types/bun in the project). */
@@ -17,11 +18,12 @@ declare const Bun: {
 try {
   const spec = loadSpec();
   const { port, host, flags } = serveFlags(Bun.argv.slice(2), spec.document);
-  const mock = runtimeMock(spec, Bun.env, flags);
+  const mock = runtimeMock(spec, Bun.env, flags, undefined, loadData);
   const server = Bun.serve({ port, hostname: host, fetch: createApp(mock.options).fetch });
   console.log(`tempmon mock (Bun ${Bun.version}) listening on http://${host}:${server.port}`);
   console.log(`  ${mock.data}`);
   console.log(`  key: ${mock.key}`);
+  if (mock.conditions) console.log(`  ${mock.conditions}`);
 } catch (error) {
   console.error(`tempmon: ${(error as Error).message}`);
   process.exit(2);

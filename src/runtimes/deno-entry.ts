@@ -2,6 +2,7 @@
 // node_modules (--node-modules-dir=manual: nothing is fetched). `npm run serve:deno -- --port P`.
 import { createApp } from '../server/create-app.ts';
 import { loadSpec } from '../spec/load-spec.ts';
+import { loadData } from './load-data.ts';
 import { runtimeMock, serveFlags } from './runtime-options.ts';
 
 /** What this entry uses of Deno's globals (no Deno types in the project). */
@@ -19,7 +20,7 @@ declare const Deno: {
 try {
   const spec = loadSpec();
   const { port, host, flags } = serveFlags(Deno.args, spec.document);
-  const mock = runtimeMock(spec, Deno.env.toObject(), flags);
+  const mock = runtimeMock(spec, Deno.env.toObject(), flags, undefined, loadData);
   const { fetch } = createApp(mock.options);
   Deno.serve(
     {
@@ -29,6 +30,7 @@ try {
         console.log(`tempmon mock (Deno ${Deno.version.deno}) listening on http://${host}:${address.port}`);
         console.log(`  ${mock.data}`);
         console.log(`  key: ${mock.key}`);
+        if (mock.conditions) console.log(`  ${mock.conditions}`);
       },
     },
     fetch,

@@ -1,9 +1,11 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { describeScenarios, scenarioOptions } from '../cli/scenario-options.ts';
 import { collectionsOf, countsOf } from '../fixtures/collections.ts';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import type { AppOptions } from '../server/app-options.ts';
 import { DEFAULT_API_KEY } from '../server/create-app.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
+import type { Dataset } from '../spec/records.ts';
 
 /** Why a runtime entry cannot start with the options it was given: one line, for stderr or a 500. */
 export class RuntimeOptionError extends Error {
@@ -15,10 +17,12 @@ export type RuntimeEnv = Readonly<Record<string, unknown>>;
 
 /** What an entry serves, and a description of it for its banner. */
 export interface RuntimeMock {
-  /** The options of createApp: the spec, seed and counts, the accepted keys. */
+  /** The options of createApp: the spec, seed and counts or records, the accepted keys, the conditions. */
   readonly options: AppOptions;
-  /** `seed 1: 500 alerts, 200 sensors`. */
+  /** `seed 1: 500 alerts, 200 sensors`, or `data: FILE (3 alerts, 2 sensors)` as `tempmon serve` prints it. */
   readonly data: string;
+  /** `simulated: latency 100-800 ms, error rate 0.5, rate limit 2/s`, or '' when none is given. */
+  readonly conditions: string;
   /** The accepted key as it may be printed (a key that was chosen is never printed). */
   readonly key: string;
 }
@@ -30,34 +34,63 @@ const integer = (name: string, value: string, max: number): number => {
   return Number(value);
 };
 
+/** The environment variable of an option: TEMPMON_SEED, TEMPMON_ALERTS, TEMPMON_ERROR_RATE, TEMPMON_DATA... */
+export const optionVariable = (name: string): string => `TEMPMON_${name.toUpperCase().replaceAll('-', '_')}`;
+
 /** The environment variable of a collection's count: TEMPMON_ALERTS, TEMPMON_SENSORS. */
-export const countVariable = (key: string): string => `TEMPMON_${key.toUpperCase()}`;
+export const countVariable = optionVariable;
+
+/** The options a runtime entry reads from a flag or else its variable (`--api-key` is apart: repeatable). */
+export const VALUE_OPTIONS = ['seed', 'data', 'latency', 'error-rate', 'rate-limit'] as const;
 
 /**
- * The mock of `tempmon serve` that a runtime without its CLI can start: seed and counts of generated data,
- * and the accepted key, from flags (`--seed`, `--alerts`, ..., `--api-key`, repeatable) or else from
- * variables (TEMPMON_SEED, TEMPMON_ALERTS, ..., TEMPMON_API_KEY: a Worker's vars and secrets). `maxCount`
- * bounds every count (a Worker's, see worker-entry.ts).
+ * Reads and validates a data file as `tempmon serve --data` does: what an entry with a file system passes
+ * (see bun-entry.ts). A Worker has none, so it passes no loader and a data file is refused.
+ */
+export type DataLoader = (path: string, spec: LoadedSpec) => Dataset;
+
+/** What `tempmon serve` answers to --data with --seed or counts. */
+const DATA_WITH_GENERATED = '--data cannot be combined with --seed or record counts';
+
+/**
+ * The mock of `tempmon serve` that a runtime without its CLI can start: seed and counts of generated data
+ * or a data file (`--data`, only with a `loader`), the accepted key, and simulated conditions (`--latency`,
+ * `--error-rate`, `--rate-limit`), from flags (`--seed`, `--alerts`, ..., `--api-key`, repeatable) or else
+ * from variables (TEMPMON_SEED, TEMPMON_ALERTS, ..., TEMPMON_DATA, TEMPMON_LATENCY, TEMPMON_ERROR_RATE,
+ * TEMPMON_RATE_LIMIT, TEMPMON_API_KEY: a Worker's vars and secrets). `maxCount` bounds every count (a
+ * Worker's, see worker-entry.ts). Refusals read as `tempmon serve`'s where it has the option.
  */
 export function runtimeMock(
   spec: LoadedSpec,
   env: RuntimeEnv,
   flags: Readonly<Record<string, string | readonly string[] | undefined>> = {},
   maxCount = 10_000_000,
+  loader?: DataLoader,
 ): RuntimeMock {
-  const text = (flag: string, variable: string): string | undefined => {
+  const text = (flag: string, variable = optionVariable(flag)): string | undefined => {
     const given = flags[flag];
     if (typeof given === 'string') return given;
     const value = env[variable];
     return value === undefined || value === null || value === '' ? undefined : String(value);
   };
-  const seedText = text('seed', 'TEMPMON_SEED');
+  const dataPath = text('data');
+  if (dataPath !== undefined && !loader) {
+    throw new RuntimeOptionError('data files (TEMPMON_DATA, --data) need Bun, Deno or Node: a Worker has no file system');
+  }
+  const seedText = text('seed');
   const seed = seedText === undefined ? DEFAULT_DATASET.seed : integer('seed', seedText, 2 ** 32 - 1);
   const counts: Record<string, number> = {};
   for (const { key } of collectionsOf(spec.document)) {
-    const value = text(key, countVariable(key));
+    const value = text(key);
     if (value !== undefined) counts[key] = integer(key, value, maxCount);
   }
+  if (dataPath !== undefined && (seedText !== undefined || Object.keys(counts).length > 0)) {
+    throw new RuntimeOptionError(DATA_WITH_GENERATED);
+  }
+  const scenarios = scenarioOptions(
+    { latency: text('latency'), 'error-rate': text('error-rate'), 'rate-limit': text('rate-limit') },
+    (message) => new RuntimeOptionError(message),
+  );
   const flagged = flags['api-key'];
   const keyFlags = typeof flagged === 'string' ? [flagged] : flagged;
   const fromEnv = env.TEMPMON_API_KEY;
@@ -67,12 +100,15 @@ export function runtimeMock(
   }
   const apiKeys = keyFlags ? [...keyFlags] : fromEnv === undefined ? [DEFAULT_API_KEY] : [String(fromEnv)];
   const chosen = !apiKeys.every((key) => key === DEFAULT_API_KEY);
-  const all = countsOf(spec.document, counts);
+  const records = dataPath === undefined ? undefined : loader!(dataPath, spec);
+  const sizes = Object.entries(records ?? countsOf(spec.document, counts))
+    .map(([key, n]) => `${typeof n === 'number' ? n : n.length} ${key}`)
+    .join(', ');
+  const conditions = describeScenarios(scenarios);
   return {
-    options: { spec, apiKeys, dataset: { seed, counts } },
-    data: `seed ${seed}: ${Object.entries(all)
-      .map(([key, n]) => `${n} ${key}`)
-      .join(', ')}`,
+    options: { spec, apiKeys, scenarios, ...(records ? { data: records } : { dataset: { seed, counts } }) },
+    data: records ? `data: ${dataPath} (${sizes})` : `seed ${seed}: ${sizes}`,
+    conditions: conditions && `simulated: ${conditions}`,
     key: chosen ? (keyFlags ? 'the key given with --api-key (not printed)' : 'the one in TEMPMON_API_KEY (not printed)') : DEFAULT_API_KEY,
   };
 }
@@ -85,11 +121,12 @@ export interface ServeFlags {
 }
 
 /**
- * Reads `--port P --host H --seed N --alerts N ... --api-key K` (also `--name=value`) as `tempmon serve`
- * does, without node:util (which not every runtime has in full). Port 4010 and host 127.0.0.1 by default.
+ * Reads `--port P --host H --seed N --alerts N ... --data F --latency L --error-rate R --rate-limit N
+ * --api-key K` (also `--name=value`) as `tempmon serve` does, without node:util (which not every runtime
+ * has in full). Port 4010 and host 127.0.0.1 by default.
  */
 export function serveFlags(args: readonly string[], document: OpenAPIObject): ServeFlags {
-  const known = new Set(['port', 'host', 'seed', 'api-key', ...collectionsOf(document).map((c) => c.key)]);
+  const known = new Set(['port', 'host', 'api-key', ...VALUE_OPTIONS, ...collectionsOf(document).map((c) => c.key)]);
   const flags: Record<string, string | string[]> = {};
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;

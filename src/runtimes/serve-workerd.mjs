@@ -1,34 +1,40 @@
 // `npm run serve:workerd -- --port P`: the mock on workerd, locally, through `wrangler dev` (from the
 // project's node_modules, run by this Node), with the flags of the Bun and Deno entries: --port, --host,
-// --seed, a count per listing (--alerts, --sensors), --api-key. Offline: no telemetry, no error reports,
-// no fetch of Request.cf. Validated here with the Worker's own parser (from dist/, built by the script).
+// --seed, a count per listing (--alerts, --sensors), --latency, --error-rate, --rate-limit, --api-key
+// (not --data: a Worker has no file system). Offline: no telemetry, no error reports, no fetch of
+// Request.cf. Validated here with the Worker's own parser (from dist/, built by the script).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 
 const root = new URL('../..', import.meta.url).pathname;
 const { loadSpec } = await import(new URL('../../dist/spec/load-spec.js', import.meta.url).href);
-const { countVariable, runtimeMock, serveFlags } = await import(new URL('../../dist/runtimes/runtime-options.js', import.meta.url).href);
+const { countsOf } = await import(new URL('../../dist/fixtures/collections.js', import.meta.url).href);
+const { VALUE_OPTIONS, optionVariable, runtimeMock, serveFlags } = await import(
+  new URL('../../dist/runtimes/runtime-options.js', import.meta.url).href
+);
 
 let settings;
 try {
   const spec = loadSpec();
   const { port, host, flags } = serveFlags(process.argv.slice(2), spec.document);
-  settings = { port, host, flags, mock: runtimeMock(spec, process.env, flags, 50_000) };
+  settings = { spec, port, host, flags, mock: runtimeMock(spec, process.env, flags, 50_000) };
 } catch (error) {
   console.error(`tempmon: ${error.message}`);
   process.exit(2);
 }
-const { port, host, flags, mock } = settings;
+const { spec, port, host, flags, mock } = settings;
 
-// Seed and counts as vars; a key as a secret, in an env file only this user can read (never on a command line).
-const vars = Object.entries(flags).flatMap(([name, value]) =>
-  name === 'port' || name === 'host' || name === 'api-key'
-    ? []
-    : ['--var', `${name === 'seed' ? 'TEMPMON_SEED' : countVariable(name)}:${value}`],
-);
+// Seed, counts and conditions as vars, each from its flag or else its variable (wrangler passes the Worker
+// no variable of this process); a key as a secret, in an env file only this user can read (never on a
+// command line).
+const vars = [...VALUE_OPTIONS, ...Object.keys(countsOf(spec.document))].flatMap((name) => {
+  const value = flags[name] ?? process.env[optionVariable(name)];
+  return value === undefined || value === '' ? [] : ['--var', `${optionVariable(name)}:${value}`];
+});
 const dir = mkdtempSync(join(tmpdir(), 'tempmon-workerd-'));
 const keys = mock.options.apiKeys;
 const envFile = join(dir, '.env');
@@ -38,10 +44,34 @@ if (keys.length > 1) {
   process.exit(2);
 }
 
+// A free port for wrangler's devtools inspector: its default, 9229, would let only one of these mocks run
+// at a time (a second one fails with "Address already in use").
+const inspectorPort = await new Promise((resolve, reject) => {
+  const probe = createServer();
+  probe.once('error', reject);
+  probe.listen(0, '127.0.0.1', () => {
+    const { port: free } = probe.address();
+    probe.close(() => resolve(free));
+  });
+});
+
 const wrangler = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin/wrangler.js');
 const child = spawn(
   process.execPath,
-  [wrangler, 'dev', '--ip', host, '--port', String(port), '--env-file', envFile, '--show-interactive-dev-session=false', ...vars],
+  [
+    wrangler,
+    'dev',
+    '--ip',
+    host,
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspectorPort),
+    '--env-file',
+    envFile,
+    '--show-interactive-dev-session=false',
+    ...vars,
+  ],
   {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -62,6 +92,7 @@ child.stdout.on('data', (chunk) => {
     console.log(`tempmon mock (workerd, wrangler dev) listening on http://${host}:${port}`);
     console.log(`  ${mock.data}`);
     console.log(`  key: ${mock.key}`);
+    if (mock.conditions) console.log(`  ${mock.conditions}`);
   }
 });
 const stop = (signal) => child.kill(signal);

@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import source from '../../spec/openapi.yaml';
 import { createApp } from '../server/create-app.ts';
 import { SYNC_INDEX_LIMIT } from '../server/generated-store.ts';
+import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from '../server/problem.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { precompiledValidator } from './precompiled-validator.ts';
 import { QUERY_VALIDATORS } from './query-validators.js';
@@ -26,8 +27,10 @@ const WORKER_MAX_COUNT = SYNC_INDEX_LIMIT;
 let fetcher: ((request: Request) => Response | Promise<Response>) | undefined;
 
 /**
- * The Worker. Its vars and secrets choose the data and key, as the flags of `tempmon serve` do:
- * TEMPMON_SEED, TEMPMON_ALERTS, TEMPMON_SENSORS, and the secret TEMPMON_API_KEY. The app is made on the
+ * The Worker. Its vars and secrets choose the data, conditions and key, as the flags of `tempmon serve` do:
+ * TEMPMON_SEED, TEMPMON_ALERTS, TEMPMON_SENSORS, TEMPMON_LATENCY, TEMPMON_ERROR_RATE, TEMPMON_RATE_LIMIT
+ * (counted per isolate), and the secret TEMPMON_API_KEY; TEMPMON_DATA is refused (no file system). An
+ * invalid configuration is answered with a 500 problem giving the reason. The app is made on the
  * first request (bindings come with requests) and kept by the isolate: data is a pure function of the
  * seed and the record's index, so every isolate and every replica answers alike.
  */
@@ -38,7 +41,9 @@ export default {
         const { options } = runtimeMock(spec, env, {}, WORKER_MAX_COUNT);
         fetcher = createApp({ ...options, validator: precompiledValidator(QUERY_VALIDATORS) }).fetch;
       } catch (error) {
-        return new Response(`tempmon: ${(error as Error).message}\n`, { status: 500, headers: { 'Content-Type': 'text/plain' } });
+        // The reason, as a problem like every other error of the mock; no instance (the URL may hold a key).
+        const body = problemBody(PROBLEMS.internal, `tempmon: ${(error as Error).message}`, undefined);
+        return new Response(body, { status: 500, headers: { 'Content-Type': PROBLEM_MEDIA_TYPE } });
       }
     }
     return fetcher(request);

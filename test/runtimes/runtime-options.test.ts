@@ -1,7 +1,12 @@
 // The options every runtime entry shares (src/runtimes/runtime-options.ts), and the query validators a
 // Worker gets compiled ahead of time: they must word a 400 as Ajv does at run time on Node.
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serveCommand } from '../../src/cli/serve.ts';
+import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
+import { loadData } from '../../src/runtimes/load-data.ts';
 import { precompiledValidator } from '../../src/runtimes/precompiled-validator.ts';
 import { RuntimeOptionError, runtimeMock, serveFlags } from '../../src/runtimes/runtime-options.ts';
 import { DEFAULT_API_KEY } from '../../src/server/create-app.ts';
@@ -24,6 +29,90 @@ describe('runtimeMock', () => {
     expect(() => runtimeMock(spec, { TEMPMON_SEED: '-1' })).toThrow(RuntimeOptionError);
     expect(() => runtimeMock(spec, { TEMPMON_API_KEY: ' ' })).toThrow(/set but empty/);
     expect(() => runtimeMock(spec, { TEMPMON_SENSORS: '50001' }, {}, 50_000)).toThrow(/sensors must be an integer from 0 to 50000/);
+  });
+});
+
+/** What `tempmon serve` answers to `args` (each test gives it options it refuses before listening). */
+async function serveRefusal(args: readonly string[]): Promise<string> {
+  const served = await serveCommand(['--port', '0', '--quiet', ...args], () => undefined).catch((error: Error) => error);
+  if (!(served instanceof Error)) {
+    await served?.close();
+    throw new Error(`tempmon serve accepted ${args.join(' ')}`);
+  }
+  return served.message;
+}
+
+/** What runtimeMock throws for `flags` and `env`, with a data loader. */
+function runtimeRefusal(flags: Record<string, string>, env: Record<string, string> = {}): string {
+  try {
+    runtimeMock(spec, env, flags, undefined, loadData);
+  } catch (error) {
+    expect(error).toBeInstanceOf(RuntimeOptionError);
+    return (error as Error).message;
+  }
+  throw new Error(`runtimeMock accepted ${JSON.stringify({ flags, env })}`);
+}
+
+describe('runtimeMock: simulated conditions and data files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tempmon-runtime-options-'));
+  const file = join(dir, 'data.json');
+  const records = generateDataset(spec.document, { seed: 5, counts: { alerts: 3, sensors: 2 } });
+  writeFileSync(file, JSON.stringify(records));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('takes --latency, --error-rate and --rate-limit, or their variables, flags first', () => {
+    const env = { TEMPMON_LATENCY: '5', TEMPMON_ERROR_RATE: '0.25', TEMPMON_RATE_LIMIT: '9' };
+    expect(runtimeMock(spec, env).options.scenarios).toEqual({ latency: { min: 5, max: 5 }, errorRate: 0.25, rateLimit: 9 });
+    const flagged = runtimeMock(spec, env, { latency: '100-800', 'error-rate': '1', 'rate-limit': '2' });
+    expect(flagged.options.scenarios).toEqual({ latency: { min: 100, max: 800 }, errorRate: 1, rateLimit: 2 });
+    expect(flagged.conditions).toBe('simulated: latency 100-800 ms, error rate 1, rate limit 2/s');
+    expect(runtimeMock(spec, {}).options.scenarios).toEqual({});
+    expect(runtimeMock(spec, {}).conditions).toBe('');
+    const parsed = serveFlags(['--latency=20', '--error-rate', '0.5', '--rate-limit', '3', '--data', file], spec.document).flags;
+    expect(parsed).toEqual({ latency: '20', 'error-rate': '0.5', 'rate-limit': '3', data: file });
+  });
+
+  it('refuses bad conditions with the words of tempmon serve, from a flag or a variable', async () => {
+    for (const [flag, value] of [
+      ['latency', '900-100'],
+      ['latency', 'slow'],
+      ['latency', '70000'],
+      ['error-rate', '1.5'],
+      ['error-rate', '-0.1'],
+      ['rate-limit', '0'],
+      ['rate-limit', '2.5'],
+      ['rate-limit', '1000001'],
+    ] as const) {
+      const expected = await serveRefusal([`--${flag}=${value}`]);
+      expect(expected).toContain(`--${flag} must be`);
+      expect(runtimeRefusal({ [flag]: value })).toBe(expected);
+      expect(runtimeRefusal({}, { [`TEMPMON_${flag.toUpperCase().replace('-', '_')}`]: value })).toBe(expected);
+    }
+  });
+
+  it('serves the records of --data or TEMPMON_DATA, read by the loader', () => {
+    const mock = runtimeMock(spec, { TEMPMON_DATA: join(dir, 'absent.json') }, { data: file }, undefined, loadData);
+    expect(mock.options.data).toEqual(records);
+    expect(mock.options.dataset).toBeUndefined();
+    expect(mock.data).toBe(`data: ${file} (3 alerts, 2 sensors)`);
+    expect(runtimeMock(spec, { TEMPMON_DATA: file }, {}, undefined, loadData).options.data).toEqual(records);
+    expect(() => runtimeMock(spec, { TEMPMON_DATA: join(dir, 'absent.json') }, {}, undefined, loadData)).toThrow(/absent\.json/);
+  });
+
+  it('refuses --data with --seed or counts as tempmon serve does, and without a loader (a Worker)', async () => {
+    const expected = await serveRefusal(['--data', file, '--seed', '2']);
+    expect(expected).toMatch(/--data cannot be combined/);
+    expect(runtimeRefusal({ data: file, seed: '2' })).toBe(expected);
+    expect(runtimeRefusal({ data: file }, { TEMPMON_ALERTS: '4' })).toBe(expected);
+    expect(runtimeRefusal({}, { TEMPMON_DATA: file, TEMPMON_SEED: '1' })).toBe(expected);
+    for (const given of [
+      { flags: { data: file }, env: {} },
+      { flags: {}, env: { TEMPMON_DATA: file, TEMPMON_SEED: '1' } },
+    ]) {
+      expect(() => runtimeMock(spec, given.env, given.flags)).toThrow(
+        new RuntimeOptionError('data files (TEMPMON_DATA, --data) need Bun, Deno or Node: a Worker has no file system'),
+      );
+    }
   });
 });
 

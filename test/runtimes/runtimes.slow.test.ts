@@ -1,14 +1,27 @@
 // One mock, every runtime (issue 13): workerd (wrangler dev), Bun and Deno, each started from the
 // project's node_modules with its npm script, answer as `tempmon serve` on Node does: same status, the
 // headers that matter and the same body bytes, for pages, searches, bad parameters, missing keys and
-// forced states; and the kit's own contract run finds each conformant (--strict).
+// forced states; and the kit's own contract run finds each conformant (--strict). Started with a data file
+// (Bun, Deno) or with injected faults, they answer as Node does too; with --rate-limit 2 the third quick
+// request gets 429.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
+import { loadSpec } from '../../src/spec/load-spec.ts';
 import { MAIN, ROOT } from '../built-cli.ts';
 
 const KEY = 'runtimes-test-key';
 const DATA = ['--seed', '7', '--alerts', '1200', '--sensors', '300'];
+/** A data file of the project's own generated records, for the runtimes with a file system. */
+const FILE_DIR = mkdtempSync(join(tmpdir(), 'tempmon-runtimes-'));
+const FILE = join(FILE_DIR, 'data.json');
+writeFileSync(FILE, JSON.stringify(generateDataset(loadSpec().document, { seed: 11, counts: { alerts: 40, sensors: 12 } })));
+/** Injected faults: the fault stream follows the seed and the order of requests. */
+const FAULTS = ['--seed', '7', '--alerts', '60', '--sensors', '20', '--error-rate', '0.5'];
 /** What is compared besides status and body; Link up to its origin. */
 const HEADERS = [
   'content-type',
@@ -76,13 +89,19 @@ const stop = (started: Started | undefined) => {
   }
 };
 
-const npm = (script: string, port: number) => start('npm', ['run', '-s', script, '--', '--port', String(port), ...DATA]);
+const npm = (script: string, port: number, args: readonly string[] = DATA) =>
+  start('npm', ['run', '-s', script, '--', '--port', String(port), ...args]);
 
+/** Each runtime's npm script, and whether it reads data files (a Worker has no file system). */
 const RUNTIMES = {
-  workerd: (port: number) => npm('serve:workerd', port),
-  bun: (port: number) => npm('serve:bun', port),
-  deno: (port: number) => npm('serve:deno', port),
+  workerd: { script: 'serve:workerd', files: false },
+  bun: { script: 'serve:bun', files: true },
+  deno: { script: 'serve:deno', files: true },
 } as const;
+
+/** `tempmon serve` on Node with `args` and a free port. */
+const serveOnNode = async (args: readonly string[]) =>
+  start(process.execPath, [MAIN, 'serve', '--port', String(await freePort()), '--quiet', ...args]);
 
 /** The requests compared: path and query, and the headers sent (the key unless said otherwise). */
 const REQUESTS: readonly { readonly path: string; readonly headers?: Record<string, string> }[] = [
@@ -131,23 +150,61 @@ async function answer(origin: string, path: string, headers: Record<string, stri
   };
 }
 
+/** The requests sent in order to a server with injected faults, and to one serving a data file. */
+const SEQUENCE = ['/alert', '/alert?pageSize=5&page=2', '/sensor', '/alert?search=a', '/sensor?pageSize=3', '/alert?page=3'];
+const SEQUENCES = [...SEQUENCE, ...SEQUENCE, ...SEQUENCE];
+
+/** Answers to `paths`, one after the other on one connection (the order is what a fault stream follows). */
+async function answers(origin: string, paths: readonly string[]): Promise<(Answer & { path: string })[]> {
+  const all = [];
+  for (const path of paths) all.push({ path, ...(await answer(origin, path, { 'x-api-key': KEY })) });
+  return all;
+}
+
 let node: Started | undefined;
+let nodeData: Started | undefined;
+/** Node's answers to SEQUENCES with FAULTS, taken once: its fault stream moves on with every request. */
+let faultAnswers: (Answer & { path: string })[] = [];
 const started: Partial<Record<keyof typeof RUNTIMES, Started>> = {};
+/** Every server started, stopped after the file. */
+const children: Started[] = [];
+
+/** Starts all at once; each one that started is stopped after the file even when another failed to start. */
+async function startAll(starting: readonly Promise<Started>[]): Promise<Started[]> {
+  const settled = await Promise.allSettled(starting);
+  for (const result of settled) if (result.status === 'fulfilled') children.push(result.value);
+  return settled.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
+}
 
 beforeAll(async () => {
-  node = await start(process.execPath, [MAIN, 'serve', '--port', String(await freePort()), '--quiet', ...DATA]);
+  let nodeFaults: Started | undefined;
+  [node, nodeData, nodeFaults] = await startAll([serveOnNode(DATA), serveOnNode(['--data', FILE]), serveOnNode(FAULTS)]);
+  faultAnswers = await answers(nodeFaults!.url, SEQUENCES);
 }, 120_000);
 
 afterAll(() => {
-  stop(node);
-  for (const runtime of Object.values(started)) stop(runtime);
+  for (const child of children) stop(child);
+  rmSync(FILE_DIR, { recursive: true, force: true });
 });
 
 describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('%s', (name) => {
+  const { script, files } = RUNTIMES[name];
+  /** The same runtime started with a data file, with FAULTS, and with --rate-limit 2, beside the main one. */
+  let withFile: Started | undefined;
+  let withFaults: Started | undefined;
+  let limited: Started | undefined;
   beforeAll(async () => {
-    started[name] = await RUNTIMES[name](await freePort());
-  }, 120_000);
-  afterAll(() => stop(started[name]));
+    const options = [DATA, FAULTS, ['--rate-limit', '2'], ...(files ? [['--data', FILE]] : [])];
+    const [main, faults, rate, file] = await startAll(options.map(async (args) => npm(script, await freePort(), args)));
+    started[name] = main;
+    [withFaults, limited, withFile] = [faults, rate, file];
+  }, 240_000);
+  afterAll(() => {
+    for (const server of [started[name], withFaults, limited, withFile]) stop(server);
+  });
 
   it('answers every request as Node does: status, headers that matter, body bytes', async () => {
     const runtime = started[name]!;
@@ -182,5 +239,36 @@ describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('%s', (name) =
       timeout: 110_000,
     });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  });
+
+  it('with --error-rate 0.5 and a seed, answers the same requests in the same order as Node: statuses and bodies', async () => {
+    const expected = faultAnswers;
+    expect(expected).toHaveLength(SEQUENCES.length);
+    expect(await answers(withFaults!.url, SEQUENCES)).toEqual(expected);
+    // The sequence sees both: served pages and injected faults.
+    const statuses = new Set(expected.map((a) => a.status));
+    expect(statuses).toContain(200);
+    expect([...statuses].some((status) => status === 500 || status === 503)).toBe(true);
+  });
+
+  it('with --rate-limit 2, answers the third quick request with 429 and Retry-After', async () => {
+    const origin = limited!.url;
+    // A request without a key makes a Worker's app and counts for no key (the limit comes after auth).
+    expect((await fetch(`${origin}/alert`)).status).toBe(401);
+    // The limit counts per second of the clock: start just after a second begins.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    const quick = [];
+    for (let i = 0; i < 3; i += 1) quick.push(await fetch(`${origin}/alert?pageSize=1`, { headers: { 'x-api-key': KEY } }));
+    expect(quick.map((response) => response.status)).toEqual([200, 200, 429]);
+    expect(quick[2]!.headers.get('retry-after')).toBe('1');
+    expect(quick[2]!.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it.runIf(files)('with --data FILE, answers as Node with the same file', async () => {
+    const paths = ['/alert', '/alert?pageSize=7&page=2', '/sensor?pageSize=100', '/alert?search=a', '/sensor?search=zzqxjvv'];
+    const expected = await answers(nodeData!.url, paths);
+    expect(await answers(withFile!.url, paths)).toEqual(expected);
+    expect(expected[0]!.headers['x-total-count']).toBe('40');
+    expect(expected[2]!.headers['x-total-count']).toBe('12');
   });
 });
