@@ -12,7 +12,7 @@ import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { listen } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
-import { scenarioOptions } from './scenario-options.ts';
+import { scenarioOptions, describeScenarios } from './scenario-options.ts';
 import { watchDataFile } from './watch-data-file.ts';
 
 /** Help of `tempmon serve`, with a count option per listing of the spec (see datasetCli). */
@@ -97,6 +97,9 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   // The default key is public and documented; a key the user chose is not printed back, and the curl
   // line reads it from the environment (double quotes, so the shell expands it).
   log(`  key: ${keys.describe}`);
+  // Said at start, as the other runtimes' entries say it: a UI that fails sometimes is then no surprise.
+  const conditions = describeScenarios(scenarios);
+  if (conditions) log(`  simulated: ${conditions}`);
   log(
     `  try: curl -H ${keys.from === 'default' ? `'x-api-key: ${DEFAULT_API_KEY}'` : '"x-api-key: $TEMPMON_API_KEY"'} '${url}/alert?pageSize=2'`,
   );

@@ -36,6 +36,12 @@ describe('the start banner', () => {
     expect((await fetch(`${url}/alert`, { headers: { 'x-api-key': 'tempmon-dev-key' } })).status).toBe(200);
   });
 
+  it('names the simulated conditions it was started with, and says nothing of them without', async () => {
+    const { text } = await start(['--latency', '100-800', '--error-rate', '0.5', '--rate-limit', '2']);
+    expect(text).toContain('  simulated: latency 100-800 ms, error rate 0.5, rate limit 2/s');
+    expect((await start([])).text).not.toContain('simulated');
+  });
+
   it('says whether its dataset is large (main then keeps the heap near use; see main.ts)', async () => {
     const sizes = [
       ['--alerts', '40000'],
