@@ -41,9 +41,13 @@ export default {
         const { options } = runtimeMock(spec, env, {}, WORKER_MAX_COUNT);
         fetcher = createApp({ ...options, validator: precompiledValidator(QUERY_VALIDATORS) }).fetch;
       } catch (error) {
-        // The reason, as a problem like every other error of the mock; no instance (the URL may hold a key).
+        // The reason, as a problem like every other error of the mock, with CORS so a browser app can read
+        // it; no instance (the URL may hold a key).
         const body = problemBody(PROBLEMS.internal, `tempmon: ${(error as Error).message}`, undefined);
-        return new Response(body, { status: 500, headers: { 'Content-Type': PROBLEM_MEDIA_TYPE } });
+        return new Response(body, {
+          status: 500,
+          headers: { 'Content-Type': PROBLEM_MEDIA_TYPE, 'Access-Control-Allow-Origin': '*' },
+        });
       }
     }
     return fetcher(request);

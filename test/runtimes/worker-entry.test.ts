@@ -13,6 +13,7 @@ describe('worker-entry', () => {
     const response = await worker.fetch(new Request('http://w/alert'), { TEMPMON_DATA: 'a.json', TEMPMON_API_KEY: 'secret-key-1' });
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const text = await response.text();
     expect(text).not.toContain('secret-key-1');
     expect(JSON.parse(text)).toEqual({
