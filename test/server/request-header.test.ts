@@ -45,6 +45,11 @@ function viaNode(lines: readonly (readonly [string, string])[]): Promise<unknown
 }
 
 describe('requestHeader', () => {
+  it("reads the Request's headers where the environment is no node:http pair (a Worker var named incoming)", async () => {
+    const response = await app.request('/', { headers: { prefer: 'code=503' } }, { incoming: 'a Worker var' });
+    expect(await response.json()).toMatchObject({ prefer: 'code=503' });
+  });
+
   it.each([
     [
       'single headers',
