@@ -1,12 +1,16 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { clientError } from '../server/client-error.ts';
 import { CliError } from './cli-error.ts';
 
 /**
  * Serves `listener` on `hostname:port` and resolves with the server and the URL it answers at (the
- * real port when 0 was asked for). A port in use is a one-line error.
+ * real port when 0 was asked for). A port in use is a one-line error. Requests node:http cannot parse
+ * get problem+json (see clientError).
  */
 export function listen(listener: RequestListener, hostname: string, port: number): Promise<{ server: Server; url: string }> {
   const server = createServer(listener);
+  // What Node's parser refuses gets problem+json too, not Node's bare 400.
+  server.on('clientError', clientError);
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(

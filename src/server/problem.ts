@@ -26,6 +26,11 @@ export interface ParameterError {
 export const PROBLEMS = {
   invalidHost: { type: 'urn:tempmon:problem:invalid-host', title: 'Invalid Host header', status: 400 },
   invalidRequest: { type: 'urn:tempmon:problem:invalid-request', title: 'Invalid request target', status: 400 },
+  // What node:http's parser refuses (see clientError): not HTTP/1.1 it can read, headers past its limits.
+  malformedRequest: { type: 'urn:tempmon:problem:malformed-request', title: 'Malformed request', status: 400 },
+  requestTimeout: { type: 'about:blank', title: 'Request Timeout', status: 408 },
+  contentTooLarge: { type: 'about:blank', title: 'Content Too Large', status: 413 },
+  headersTooLarge: { type: 'about:blank', title: 'Request Header Fields Too Large', status: 431 },
   notFound: { type: 'about:blank', title: 'Not Found', status: 404 },
   methodNotAllowed: { type: 'about:blank', title: 'Method Not Allowed', status: 405 },
   internal: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
