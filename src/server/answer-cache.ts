@@ -12,7 +12,10 @@ export interface Answer {
 /** Answers kept per listing. */
 const LIMIT = 512;
 
-/** The most recently used answers of one listing, by data identity and URL (least recently used goes first). */
+/**
+ * The most recently used answers of one listing, by data identity and URL (least recently used goes first):
+ * the app's own cache, on every runtime. Not node:http's replay of whole responses (see response-cache.ts).
+ */
 export class AnswerCache {
   readonly #answers = new LRUCache<string, Answer>({ max: LIMIT });
 

@@ -34,6 +34,8 @@ export interface ResponseCache {
 
 /**
  * A cache of the app's own responses for the node:http listener: no rule of the app is repeated here.
+ * (The app's answer-cache.ts keeps listing answers inside the app, on every runtime; this keeps whole
+ * responses, Node only.)
  * The app's routes decide what may be stored (a listing answer when nothing was forced, preferred,
  * delayed or simulated: they set `cacheable`); the listener replays the stored status, headers and
  * bytes for a request with the same key. The key is everything such an answer depends on: the data's
