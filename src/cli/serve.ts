@@ -2,6 +2,7 @@ import type { Dataset } from '../fixtures/generate-dataset.ts';
 import { countsOf } from '../fixtures/collections.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { DEFAULT_API_KEY, createMock } from '../server/create-app.ts';
+import { DATA_WITH_GENERATED } from '../runtimes/runtime-options.ts';
 import { createDatasetStore } from '../server/dataset-store.ts';
 import { SYNC_INDEX_LIMIT } from '../server/generated-store.ts';
 import { nodeListener } from '../server/node-listener.ts';
@@ -67,7 +68,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   const keys = apiKeysOption(values['api-key'], process.env.TEMPMON_API_KEY);
   const apiKeys = keys.keys;
   if (values.data !== undefined && dataset.given(values)) {
-    throw new CliError('--data cannot be combined with --seed or record counts');
+    throw new CliError(DATA_WITH_GENERATED);
   }
   if (values.watch && values.data === undefined) throw new CliError('--watch needs --data FILE');
   const scenarios = scenarioOptions(
@@ -88,9 +89,11 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     port,
   );
   const { url, note } = listeningAddresses(bound, host);
-  const counts = Object.entries(data ?? countsOf(spec.document, generated.counts)).map(
-    ([key, v]) => `${typeof v === 'number' ? v : v.length} ${key}`,
+  // Records per collection, from the data file or the counts asked for (the spec's defaults otherwise).
+  const sizes = Object.entries(data ?? countsOf(spec.document, generated.counts)).map(
+    ([key, v]) => [key, typeof v === 'number' ? v : v.length] as const,
   );
+  const counts = sizes.map(([key, n]) => `${n} ${key}`);
   log(`tempmon mock listening on ${url}`);
   if (note) log(note);
   log(data ? `  data: ${values.data as string} (${counts.join(', ')})` : `  seed ${generated.seed}: ${counts.join(', ')}`);
@@ -104,10 +107,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     `  try: curl -H ${keys.from === 'default' ? `'x-api-key: ${DEFAULT_API_KEY}'` : '"x-api-key: $TEMPMON_API_KEY"'} '${url}/alert?pageSize=2'`,
   );
   if (watcher) log(`  watching ${values.data as string} for changes`);
-  const records = Object.values(data ?? countsOf(spec.document, generated.counts)).reduce<number>(
-    (sum, v) => sum + (typeof v === 'number' ? v : v.length),
-    0,
-  );
+  const records = sizes.reduce((sum, [, n]) => sum + n, 0);
   return {
     url,
     /** Whether it serves more records than are indexed on the first search (see SYNC_INDEX_LIMIT). */

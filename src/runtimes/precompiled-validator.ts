@@ -10,13 +10,23 @@ export function precompiledValidator(validators: ReadonlyMap<string, ValidateFun
   const missing = (what: string): never => {
     throw new Error(`no validator compiled ahead of time for ${what}`);
   };
+  // Each parameter's schema is the same object on every request: found by it, stringified once.
+  const bySchema = new WeakMap<object, ValidateFunction>();
+  const validatorOf = (schema: object): ValidateFunction => {
+    let validate = bySchema.get(schema);
+    if (!validate) {
+      const key = JSON.stringify(schema);
+      validate = validators.get(key) ?? missing(`schema ${key}`);
+      bySchema.set(schema, validate);
+    }
+    return validate;
+  };
   return {
     has: () => false,
     validate: (schema) => missing(`component schema ${schema}`),
     validateAt: (pointer) => missing(pointer),
     check(schema, value, basePath = '$') {
-      const key = JSON.stringify(schema);
-      const validate = validators.get(key) ?? missing(`schema ${key}`);
+      const validate = validatorOf(schema);
       return validate(value) ? [] : (validate.errors ?? []).map((error) => toIssue(error, basePath));
     },
   };

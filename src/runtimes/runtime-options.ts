@@ -38,7 +38,6 @@ const integer = (name: string, value: string, max: number): number => {
 export const optionVariable = (name: string): string => `TEMPMON_${name.toUpperCase().replaceAll('-', '_')}`;
 
 /** The environment variable of a collection's count: TEMPMON_ALERTS, TEMPMON_SENSORS. */
-export const countVariable = optionVariable;
 
 /** The options a runtime entry reads from a flag or else its variable (`--api-key` is apart: repeatable). */
 export const VALUE_OPTIONS = ['seed', 'data', 'latency', 'error-rate', 'rate-limit'] as const;
@@ -50,7 +49,8 @@ export const VALUE_OPTIONS = ['seed', 'data', 'latency', 'error-rate', 'rate-lim
 export type DataLoader = (path: string, spec: LoadedSpec) => Dataset;
 
 /** What `tempmon serve` answers to --data with --seed or counts. */
-const DATA_WITH_GENERATED = '--data cannot be combined with --seed or record counts';
+/** The refusal of a data file together with generated data's options, as `tempmon serve` words it. */
+export const DATA_WITH_GENERATED = '--data cannot be combined with --seed or record counts';
 
 /**
  * The mock of `tempmon serve` that a runtime without its CLI can start: seed and counts of generated data

@@ -16,12 +16,14 @@ const { countsOf } = await import(new URL('../../dist/fixtures/collections.js', 
 const { VALUE_OPTIONS, optionVariable, runtimeMock, serveFlags } = await import(
   new URL('../../dist/runtimes/runtime-options.js', import.meta.url).href
 );
+// A Worker's bound on a collection: what is indexed in the request of its first search (see worker-entry.ts).
+const { SYNC_INDEX_LIMIT } = await import(new URL('../../dist/server/generated-store.js', import.meta.url).href);
 
 let settings;
 try {
   const spec = loadSpec();
   const { port, host, flags } = serveFlags(process.argv.slice(2), spec.document);
-  settings = { spec, port, host, flags, mock: runtimeMock(spec, process.env, flags, 50_000) };
+  settings = { spec, port, host, flags, mock: runtimeMock(spec, process.env, flags, SYNC_INDEX_LIMIT) };
 } catch (error) {
   console.error(`tempmon: ${error.message}`);
   process.exit(2);
@@ -35,14 +37,14 @@ const vars = [...VALUE_OPTIONS, ...Object.keys(countsOf(spec.document))].flatMap
   const value = flags[name] ?? process.env[optionVariable(name)];
   return value === undefined || value === '' ? [] : ['--var', `${optionVariable(name)}:${value}`];
 });
-const dir = mkdtempSync(join(tmpdir(), 'tempmon-workerd-'));
 const keys = mock.options.apiKeys;
-const envFile = join(dir, '.env');
-writeFileSync(envFile, keys.length === 1 ? `TEMPMON_API_KEY=${JSON.stringify(keys[0])}\n` : '', { mode: 0o600 });
 if (keys.length > 1) {
   console.error('tempmon: a Worker takes one key (TEMPMON_API_KEY)');
   process.exit(2);
 }
+const dir = mkdtempSync(join(tmpdir(), 'tempmon-workerd-'));
+const envFile = join(dir, '.env');
+writeFileSync(envFile, `TEMPMON_API_KEY=${JSON.stringify(keys[0])}\n`, { mode: 0o600 });
 
 // A free port for wrangler's devtools inspector: its default, 9229, would let only one of these mocks run
 // at a time (a second one fails with "Address already in use").

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import source from '../../spec/openapi.yaml';
 import { createApp } from '../server/create-app.ts';
 import { SYNC_INDEX_LIMIT } from '../server/generated-store.ts';
-import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from '../server/problem.ts';
+import { OUTSIDE_APP_HEADERS, PROBLEMS, problemBody } from '../server/problem.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { precompiledValidator } from './precompiled-validator.ts';
 import { QUERY_VALIDATORS } from './query-validators.js';
@@ -46,7 +46,7 @@ export default {
         const body = problemBody(PROBLEMS.internal, `tempmon: ${(error as Error).message}`, undefined);
         return new Response(body, {
           status: 500,
-          headers: { 'Content-Type': PROBLEM_MEDIA_TYPE, 'Access-Control-Allow-Origin': '*' },
+          headers: OUTSIDE_APP_HEADERS,
         });
       }
     }

@@ -17,9 +17,9 @@ export function exposedHeaders(operations: readonly Operation[]): string[] {
  * answers preflight; on every other request the two headers are set on the route's response once it
  * is made. (Hono's cors sets them on `c.res` before the route runs: Hono then rebuilds the route's
  * response around a stream of its body, and @hono/node-server writes that stream chunk by chunk rather
- * than the body at once, which cost a fresh search a fifth of its time.) Answers made outside the app set
- * `Access-Control-Allow-Origin` themselves: refused() in node-listener.ts, clientError, the Worker's
- * configuration error.
+ * than the body at once, which cost a fresh search a fifth of its time.) Answers made outside the app take
+ * the same header from problem.ts (OUTSIDE_APP_HEADERS): refused() in node-listener.ts, clientError, the
+ * Worker's configuration error.
  */
 export function browserCors(operations: readonly Operation[]): MiddlewareHandler {
   const exposed = exposedHeaders(operations);

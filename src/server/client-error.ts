@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { PROBLEM_MEDIA_TYPE, PROBLEMS, type ProblemTemplate, problemBody } from './problem.ts';
+import { OUTSIDE_APP_HEADERS, PROBLEMS, type ProblemTemplate, problemBody, reasonPhrase } from './problem.ts';
 
 /** node:http's parser errors by the answer Node itself would give them; any other is a malformed request. */
 const BY_CODE: Readonly<Record<string, ProblemTemplate>> = {
@@ -25,7 +25,7 @@ export function clientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer 
   const answering = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
   if (error.code !== 'ECONNRESET' && socket.writable && !answering?._headerSent) {
     const template = BY_CODE[error.code ?? ''] ?? PROBLEMS.malformedRequest;
-    const head = `HTTP/1.1 ${template.status} ${template.title}\r\n`;
+    const head = `HTTP/1.1 ${template.status} ${reasonPhrase(template.status)}\r\n`;
     // A body only where the request surely expects one: the packet Node failed on starts with its method,
     // and that is not HEAD (a HEAD's answer has none; a client would read the body as the next answer).
     const method = METHOD.exec(error.rawPacket?.subarray(0, 24).toString('latin1') ?? '')?.[1];
@@ -36,10 +36,8 @@ export function clientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer 
         `node:http refused the request before the mock saw it (${error.code ?? 'parse error'}).`,
         undefined,
       );
-      socket.write(
-        `${head}Content-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
-      );
+      const fields = Object.entries({ ...OUTSIDE_APP_HEADERS, 'Content-Length': String(Buffer.byteLength(body)) });
+      socket.write(`${head}${fields.map(([name, value]) => `${name}: ${value}\r\n`).join('')}Connection: close\r\n\r\n${body}`);
     }
   }
   socket.destroy(error);

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import { createRecordFactory } from '../fixtures/record-factory.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { apiKeyHeaders, listOperations } from '../spec/operations.ts';
+import { apiKeyHeaders, honoPath, listOperations } from '../spec/operations.ts';
 import { listProbes } from '../spec/probe-operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache } from './answer-cache.ts';
@@ -89,7 +89,7 @@ export function createMock(options: AppOptions = {}): Mock {
   addProbeRoutes(app, listProbes(spec.document), store);
 
   for (const operation of operations) {
-    const path = operation.path.replace(/\{([^}]+)\}/g, ':$1');
+    const path = honoPath(operation.path);
     const { key } = operation.collection;
     const answer = listingAnswerer(
       operation,

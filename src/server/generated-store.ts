@@ -1,7 +1,7 @@
 import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
 import type { RecordStore } from './record-store.ts';
 import { searchCache } from './record-store.ts';
-import { createSearchIndexBuilder, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
+import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
 
 /** Up to this many records, the search index is built when the first search arrives. */
 export const SYNC_INDEX_LIMIT = 50_000;
@@ -52,16 +52,14 @@ export function createGeneratedStore(
 
   if (count > SYNC_INDEX_LIMIT) {
     // Laid out now, from a sample (a few tens of ms at start), rather than in a slice.
-    let builder: SearchIndexBuilder | undefined = createSearchIndexBuilder(sample(), pooledFields, { expected: count, packed: true });
+    const builder = createSearchIndexBuilder(sample(), pooledFields, { expected: count, packed: true });
     inBackground(() => {
-      if (!builder) return true;
       // The clock is read after every record (about 10 µs): a request never waits much past SLICE_MS.
       const until = performance.now() + SLICE_MS;
       do builder.add(record(built++));
       while (built < count && performance.now() < until);
       if (built < count) return false;
       index = builder.finish();
-      builder = undefined;
       return true;
     });
   }

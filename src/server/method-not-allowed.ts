@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { Operation } from '../spec/operations.ts';
+import { honoPath, type Operation } from '../spec/operations.ts';
 import { PROBLEMS, problem } from './problem.ts';
 
 /**
@@ -12,7 +12,7 @@ export function addMethodNotAllowed(app: Hono, operations: readonly Operation[])
   for (const op of operations) methods.set(op.path, [...(methods.get(op.path) ?? []), op.method.toUpperCase()]);
   for (const [path, allowed] of methods) {
     const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-    app.all(path.replace(/\{([^}]+)\}/g, ':$1'), (c) =>
+    app.all(honoPath(path), (c) =>
       problem(c, PROBLEMS.methodNotAllowed, `${c.req.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`, {
         headers: { Allow: allow },
       }),

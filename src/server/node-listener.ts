@@ -3,7 +3,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Mock } from './create-app.ts';
 import { discardBody } from './discard-body.ts';
 import type { HideKeys } from './hide-keys.ts';
-import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from './problem.ts';
+import { OUTSIDE_APP_HEADERS, PROBLEMS, problemBody } from './problem.ts';
 import { type LogFormat, type LogSink, requestLog } from './request-log.ts';
 
 /** How the listener logs requests (see requestLog). */
@@ -69,6 +69,6 @@ export function refused(error: unknown, request: IncomingMessage | undefined, hi
   // instance only for an origin-form target: an absolute-form or `*` one is no path of ours.
   return new Response(problemBody(template, detail, target?.startsWith('/') ? target : undefined), {
     status: template.status,
-    headers: { 'content-type': PROBLEM_MEDIA_TYPE, 'access-control-allow-origin': '*' },
+    headers: OUTSIDE_APP_HEADERS,
   });
 }

@@ -18,6 +18,31 @@ export interface ParameterError {
   readonly detail: string;
 }
 
+/** Status names (RFC 9110) for the problems of type about:blank, whose title is the status's own name. */
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** A status's own name, for a status line or an about:blank problem's title. */
+export const reasonPhrase = (status: number): string => REASONS[status] ?? `HTTP ${status}`;
+
+/** A problem of type about:blank: the status says it all (RFC 9457, 4.2.1). */
+const blank = <S extends ContentfulStatusCode>(status: S): ProblemTemplate & { readonly status: S } => ({
+  type: 'about:blank',
+  title: reasonPhrase(status),
+  status,
+});
+
 /**
  * The problems the mock and the proxy answer with outside what an operation documents (an invalid Host,
  * an unknown path, another method, a failure of their own, the probes). What a listing answers with
@@ -28,12 +53,12 @@ export const PROBLEMS = {
   invalidRequest: { type: 'urn:tempmon:problem:invalid-request', title: 'Invalid request target', status: 400 },
   // What node:http's parser refuses (see clientError): not HTTP/1.1 it can read, headers past its limits.
   malformedRequest: { type: 'urn:tempmon:problem:malformed-request', title: 'Malformed request', status: 400 },
-  requestTimeout: { type: 'about:blank', title: 'Request Timeout', status: 408 },
-  contentTooLarge: { type: 'about:blank', title: 'Content Too Large', status: 413 },
-  headersTooLarge: { type: 'about:blank', title: 'Request Header Fields Too Large', status: 431 },
-  notFound: { type: 'about:blank', title: 'Not Found', status: 404 },
-  methodNotAllowed: { type: 'about:blank', title: 'Method Not Allowed', status: 405 },
-  internal: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
+  requestTimeout: blank(408),
+  contentTooLarge: blank(413),
+  headersTooLarge: blank(431),
+  notFound: blank(404),
+  methodNotAllowed: blank(405),
+  internal: blank(500),
   badGateway: { type: 'urn:tempmon:problem:bad-gateway', title: 'Bad Gateway', status: 502 },
   notReady: { type: 'urn:tempmon:problem:not-ready', title: 'Not ready', status: 503 },
   gatewayTimeout: { type: 'urn:tempmon:problem:gateway-timeout', title: 'Gateway Timeout', status: 504 },
@@ -46,21 +71,20 @@ export const PROBLEMS = {
  */
 export function operationProblem(operation: Operation, status: ContentfulStatusCode): ProblemTemplate {
   const documented = operation.responses.find((r) => r.status === String(status))?.problem;
-  return documented ? { ...documented, status } : { type: 'about:blank', title: REASONS[status] ?? `HTTP ${status}`, status };
+  return documented ? { ...documented, status } : blank(status);
 }
-
-const REASONS: Partial<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
 
 /** The media type of RFC 9457 problem documents. */
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+/**
+ * The headers of a problem answered outside the Hono app (what the adapter or node:http's parser refuses,
+ * a Worker that cannot start): its media type, and the CORS header browserCors gives every app answer.
+ */
+export const OUTSIDE_APP_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': PROBLEM_MEDIA_TYPE,
+  'Access-Control-Allow-Origin': '*',
+};
 
 /**
  * Answers with a problem document. `instance` is the request's path and query; it, `detail` and each

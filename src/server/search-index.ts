@@ -177,18 +177,18 @@ export function createSearchIndexBuilder(
       }
       for (const field in record) {
         const value = record[field];
+        const dictionary = dictionaries.get(field);
         if (typeof value === 'string') {
           if (hexColumns.get(field)?.set(count, value)) continue;
           // A pooled value is most often the very string seen before: found by it, without lower-casing.
-          const code = dictionaries.get(field)?.byValue.get(value);
+          const code = dictionary?.byValue.get(value);
           if (code !== undefined) {
-            dictionaries.get(field)!.column[count] = code;
+            dictionary!.column[count] = code;
             continue;
           }
         }
         const part = textOf(value);
         if (part === undefined) continue;
-        const dictionary = dictionaries.get(field);
         if (dictionary) {
           const code = dictionary.codes.get(part) ?? newCode(dictionary, part);
           if (code !== undefined) {
@@ -260,14 +260,15 @@ export function createSearchIndexBuilder(
           }
           // Hits from one source arrive in order; a mix of sources is put in order, by sorting a few
           // or by reading the marks of many.
+          const few = hits.length * 8 < total;
           let out: Uint32Array;
           if (ordered) out = Uint32Array.from(hits);
-          else if (hits.length * 8 < total) out = Uint32Array.from(hits).sort();
+          else if (few) out = Uint32Array.from(hits).sort();
           else {
             out = new Uint32Array(hits.length);
             for (let i = 0, k = 0; i < total; i += 1) if (seen[i]) out[k++] = i;
           }
-          if (hits.length * 8 < total) for (const i of hits) seen[i] = 0;
+          if (few) for (const i of hits) seen[i] = 0;
           else seen.fill(0);
           return out;
         },

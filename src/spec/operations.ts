@@ -144,3 +144,6 @@ function apiKeyHeaderOf(document: OpenAPIObject, operation: OperationObject): st
   }
   return undefined;
 }
+
+/** An OpenAPI path as Hono routes it: `/alert/{id}` becomes `/alert/:id`. */
+export const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
