@@ -35,11 +35,16 @@ export function appListener(target: ListenedApp, log?: ListenerLog) {
     autoCleanupIncoming: false,
     errorHandler: (error) => refused(error, current, current ? target.hideKeysOf(current) : (text) => text),
   });
-  const logRequest = log ? requestLog(log.format, log.sink, target.hideKeysOf) : undefined;
+  const logged = log ? requestLog(log.format, log.sink, target.hideKeysOf) : undefined;
   return (request: IncomingMessage, response: ServerResponse): void => {
-    logRequest?.(request, response);
+    const started = logged ? logged.now() : 0;
     discardBody(request, response);
-    if (target.replay?.(request, response)) return;
+    if (target.replay?.(request, response)) {
+      // A replay is written whole before replay returns: logged now, without a listener per request.
+      logged?.written(request, response, started);
+      return;
+    }
+    logged?.watch(request, response, started);
     current = request;
     void app(request, response);
     current = undefined;

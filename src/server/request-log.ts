@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LRUCache } from 'lru-cache';
+// Imported: Node's global `performance` is a getter, looked up on every use.
+import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import type { HideKeys } from './hide-keys.ts';
 
@@ -21,23 +22,38 @@ interface Entry {
   readonly ms: number;
 }
 
+/** What the listener calls for each request (see requestLog). */
+export interface RequestLog {
+  /** The time a request came, to give {@link RequestLog.watch} or {@link RequestLog.written}. */
+  readonly now: () => number;
+  /** Logs the request when its response closes, however it ends (an answer, a dropped connection). */
+  readonly watch: (request: IncomingMessage, response: ServerResponse, started: number) => void;
+  /**
+   * Logs a request whose response was just written whole (a replayed answer): no listener is needed,
+   * and it is `aborted` only if its connection was already gone.
+   */
+  readonly written: (request: IncomingMessage, response: ServerResponse, started: number) => void;
+}
+
 /**
  * The request log of `tempmon serve` and `tempmon proxy`, written through pino's destination: standard
  * output is written asynchronously in batches (sonic-boom), so a request never waits on the terminal.
  * `json` is pino's own format (level, time, method, url, status, ms); `compact` formats the same entry
- * as one short line. Returns what to call for each request: it logs when the response closes, so a
- * request whose connection dropped is logged too, and hides the keys `hide` knows in its URL (a client
- * may send the key in the query). `hide` may depend on the request (the proxy hides the key each sent).
+ * as one short line. A request is logged when its response closes, so one whose connection dropped is
+ * logged too, or at once when its response was written whole. Keys `hide` knows are hidden in the URL
+ * (a client may send the key in the query); `hide` may depend on the request (the proxy hides the key
+ * each sent).
  */
-export function requestLog(format: LogFormat, sink: LogSink, hide: (request: IncomingMessage) => HideKeys) {
+export function requestLog(format: LogFormat, sink: LogSink, hide: (request: IncomingMessage) => HideKeys): RequestLog {
   const write = lineWriter(format, sink);
-  // The same URLs come again and again: their hidden form is remembered while the keys stay the same
-  // (the mock's always do; the proxy hides each request's own key, so it starts afresh each time).
-  const hidden = new LRUCache<string, string>({ max: 1024 });
+  // The same URLs come again and again: their hidden form is remembered while the keys stay the same.
+  // A plain memo, emptied when full or when the keys change, rather than an LRU: a lookup costs a
+  // Map's, and a stream of URLs never seen twice (a fresh search each request) costs no eviction.
+  let hidden = new Map<string, string>();
   let hiddenBy: HideKeys | undefined;
   const hideUrl = (keys: HideKeys, url: string): string => {
-    if (keys !== hiddenBy) {
-      hidden.clear();
+    if (keys !== hiddenBy || hidden.size >= HIDDEN_URLS) {
+      hidden = new Map();
       hiddenBy = keys;
     }
     let text = hidden.get(url);
@@ -47,18 +63,25 @@ export function requestLog(format: LogFormat, sink: LogSink, hide: (request: Inc
     }
     return text;
   };
-  return (request: IncomingMessage, response: ServerResponse): void => {
-    const started = performance.now();
-    response.once('close', () => {
-      write({
-        method: request.method ?? '-',
-        url: hideUrl(hide(request), request.url ?? '/'),
-        status: response.writableFinished ? response.statusCode : 'aborted',
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      });
+  const log = (request: IncomingMessage, status: number | 'aborted', started: number) =>
+    write({
+      method: request.method ?? '-',
+      url: hideUrl(hide(request), request.url ?? '/'),
+      status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
     });
+  return {
+    now: () => performance.now(),
+    watch: (request, response, started) => {
+      // `on`, not `once`: a response closes once, and `once` wraps every listener in a bound function.
+      response.on('close', () => log(request, response.writableFinished ? response.statusCode : 'aborted', started));
+    },
+    written: (request, response, started) => log(request, response.destroyed ? 'aborted' : response.statusCode, started),
   };
 }
+
+/** URLs whose hidden form the log remembers. */
+const HIDDEN_URLS = 1024;
 
 function lineWriter(format: LogFormat, sink: LogSink): (entry: Entry) => void {
   const destination = sink === 'stdout' ? stdout() : { write: (chunk: string) => sink(chunk.replace(/\n$/, '')) };
