@@ -25,12 +25,14 @@ export function keyChecker(keys: readonly string[]): KeyChecker {
   const given = Buffer.alloc(width);
   return (value) => {
     if (!value) return -1;
-    given.fill(0);
-    given.write(value, 'utf8');
-    // A longer value is cut to the width by write(): its full length tells it from every key.
-    const length = Buffer.byteLength(value, 'utf8');
+    const written = given.write(value, 'utf8');
+    given.fill(0, written);
+    // write() cuts a value too long for the width, at a character's end (up to 3 bytes short of it): the
+    // full length of such a value tells it from every key.
+    const length = written < width - 3 ? written : Buffer.byteLength(value, 'utf8');
     let found = -1;
-    for (const [index, key] of expected.entries()) {
+    for (let index = 0; index < expected.length; index += 1) {
+      const key = expected[index]!;
       const same = timingSafeEqual(given, key.padded);
       if (same && length === key.length) found = index;
     }
