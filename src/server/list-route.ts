@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Handler } from 'hono';
 import './response-cache.ts';
 import { LISTING_PARAMETERS, listingParameters } from '../spec/listing-parameters.ts';
@@ -58,12 +58,22 @@ export function listingAnswerer(
       link: link !== undefined && hide(link) === link ? link : undefined,
       // The page is a function of the data's identity and the normalised query, so those identify it:
       // hashing them is much cheaper than hashing the body.
-      etag: `"${createHash('sha1').update(`${identity()}|${empty}|${term}|${page}|${pageSize}`).digest('base64url')}"`,
+      etag: `"${sha1(`${identity()}|${empty}|${term}|${page}|${pageSize}`)}"`,
     };
     answers.set(key, answer);
     return { answer };
   };
 }
+
+/**
+ * SHA-1 of a text, base64url: one call where the runtime has `crypto.hash` (Node 21.7 and later), a
+ * quarter of a Hash object's cost; a Hash object elsewhere. (A namespace import: a named one of a
+ * function a runtime lacks would fail to load.)
+ */
+const sha1: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha1', text, 'base64url')
+    : (text) => crypto.createHash('sha1').update(text).digest('base64url');
 
 /**
  * The Hono handler of one listing: the answerer's answer, a 400 problem for an invalid query, 503
