@@ -15,12 +15,15 @@ export function linkHeader(
 ): string | undefined {
   const base = `${url.origin}${url.pathname}?`;
   const query = new URLSearchParams([...url.searchParams].filter(([name]) => kept.includes(name)));
-  const link = (target: number, rel: string) => {
-    const params = new URLSearchParams(query);
-    params.set(names.page, String(target));
-    params.set(names.pageSize, String(pageSize));
-    return `<${base}${params}>; rel="${rel}"`;
-  };
+  // Every link is this query with another page: set once (each name's first pair takes the value, in
+  // place; a missing name is appended), serialized once around the page's value.
+  query.set(names.page, '');
+  query.set(names.pageSize, String(pageSize));
+  const pairs = [...query];
+  const at = pairs.findIndex(([name]) => name === names.page);
+  const before = new URLSearchParams(pairs.slice(0, at + 1)).toString();
+  const after = new URLSearchParams(pairs.slice(at + 1)).toString();
+  const link = (target: number, rel: string) => `<${base}${before}${target}${after ? `&${after}` : ''}>; rel="${rel}"`;
   const links = [link(1, 'first')];
   if (page > 1) links.push(link(Math.min(page - 1, last), 'prev'));
   if (page < last) links.push(link(page + 1, 'next'));
