@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
+import { doorkeeper } from './doorkeeper.ts';
 import type { KeyChecker } from './key-checker.ts';
 
 declare module 'hono' {
@@ -74,7 +75,7 @@ export function createResponseCache(options: {
   // The key of a request that missed, made by replay before the app ran (so data reloaded meanwhile is
   // never stored under the new identity), for capture to store the app's answer under.
   const missed = new WeakMap<IncomingMessage, string>();
-  const seen = new LRUCache<string, true>({ max: MAX_ENTRIES });
+  const seenBefore = doorkeeper(MAX_ENTRIES);
 
   const capture: MiddlewareHandler = async (c, next) => {
     await next();
@@ -96,8 +97,7 @@ export function createResponseCache(options: {
     if (!hit) {
       // Stored from its second sight on: a request seen once (a fresh search term each time) is never
       // stored, which would cost more than answering it (reading a Response's headers makes it whole).
-      if (seen.has(key)) missed.set(request, key);
-      else seen.set(key, true);
+      if (seenBefore(key)) missed.set(request, key);
       return false;
     }
     response.writeHead(hit.status, hit.headers);
