@@ -1,6 +1,26 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { apiKeyHeaders, type Operation } from '../spec/operations.ts';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /**
+     * The CORS headers the response still lacks (see browserCors): a route that writes them itself
+     * takes them with {@link takeCorsHeaders}.
+     */
+    corsHeaders: Readonly<Record<string, string>> | undefined;
+  }
+}
+
+/**
+ * The CORS headers of the request's answer, for a route that makes its response with them itself:
+ * browserCors then adds nothing. Empty where browserCors does not run.
+ */
+export function takeCorsHeaders(c: Context): Readonly<Record<string, string>> {
+  const headers = c.get('corsHeaders');
+  c.set('corsHeaders', undefined);
+  return headers ?? {};
+}
 
 /**
  * The response headers a browser app may read: every header the listings document (X-Total-Count, Link,
@@ -15,7 +35,7 @@ export function exposedHeaders(operations: readonly Operation[]): string[] {
  * CORS for browser apps on any origin, shared by the mock and the proxy: preflight allows the key
  * header the spec names (and Prefer), responses expose the headers the spec documents. Hono's cors
  * answers preflight; on every other request the two headers are set on the route's response once it
- * is made. (Hono's cors sets them on `c.res` before the route runs: Hono then rebuilds the route's
+ * is made, unless the route made it with them (see takeCorsHeaders). (Hono's cors sets them on `c.res` before the route runs: Hono then rebuilds the route's
  * response around a stream of its body, and @hono/node-server writes that stream chunk by chunk rather
  * than the body at once, which cost a fresh search a fifth of its time.) Answers made outside the app take
  * the same header from problem.ts (OUTSIDE_APP_HEADERS): refused() in node-listener.ts, clientError, the
@@ -31,10 +51,15 @@ export function browserCors(operations: readonly Operation[]): MiddlewareHandler
     maxAge: 600,
   });
   const expose = exposed.join(',');
+  const headers: Readonly<Record<string, string>> = {
+    'access-control-allow-origin': '*',
+    ...(expose ? { 'access-control-expose-headers': expose } : {}),
+  };
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
+    c.set('corsHeaders', headers);
     await next();
-    c.res.headers.set('Access-Control-Allow-Origin', '*');
-    if (expose) c.res.headers.set('Access-Control-Expose-Headers', expose);
+    const lacking = c.get('corsHeaders');
+    if (lacking) for (const name in lacking) c.res.headers.set(name, lacking[name]!);
   };
 }

@@ -65,6 +65,25 @@ describe('CORS', () => {
       expect(response.headers.get('access-control-expose-headers')).toMatch(/X-Total-Count.*Link/);
     }
   });
+
+  it('sends the CORS headers once on every kind of listing answer: plain, 304, preferred', async () => {
+    const plain = await get(app, '/alert?page=3', { 'x-api-key': KEY });
+    const etag = plain.headers.get('etag')!;
+    const answers = [
+      plain,
+      await get(app, '/alert?page=3', { 'x-api-key': KEY, 'If-None-Match': etag }),
+      await get(app, '/alert?page=3', { 'x-api-key': KEY, Prefer: 'example=empty' }),
+      await get(app, '/alert?page=3', { 'x-api-key': KEY, Prefer: 'delay=1', 'If-None-Match': etag }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 304, 200, 304]);
+    for (const response of answers) {
+      // Set twice, a header would read "*, *".
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-expose-headers')).toBe('X-Total-Count,Link,ETag,Preference-Applied,Retry-After');
+    }
+    expect(answers[2]!.headers.get('preference-applied')).toBe('example=empty');
+    expect(answers[3]!.headers.get('preference-applied')).toBe('delay=1');
+  });
 });
 
 describe('the spec, served', () => {
