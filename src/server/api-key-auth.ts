@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyChecker } from './key-checker.ts';
 import type { Operation } from '../spec/operations.ts';
 import { operationProblem, problem } from './problem.ts';
@@ -10,10 +10,7 @@ import { requestHeader } from './request-header.ts';
  */
 export function apiKeyAuth(header: string, knownKey: KeyChecker, operation: Operation): MiddlewareHandler {
   const template = operationProblem(operation, 401);
-  return async (c, next) => {
-    if (knownKey(requestHeader(c, header)) < 0) {
-      return problem(c, template, `Send a valid key in the ${header} header.`);
-    }
-    await next();
-  };
+  const refuse = async (c: Context) => problem(c, template, `Send a valid key in the ${header} header.`);
+  // Not async: next()'s promise is returned as it is, one promise and one await fewer per request.
+  return (c, next) => (knownKey(requestHeader(c, header)) < 0 ? refuse(c) : next());
 }

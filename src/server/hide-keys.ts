@@ -28,8 +28,9 @@ export const hideKeysIn = (c: Context): HideKeys => c.get('hideKeys') ?? ((text)
  * read it from the context, so a key sent in the URL (`?x-api-key=<key>`) is never echoed back.
  */
 export function hideKeys(hide: HideKeys): MiddlewareHandler {
-  return async (c, next) => {
+  // Not async: next()'s promise is returned as it is, one promise and one await fewer per request.
+  return (c, next) => {
     c.set('hideKeys', hide);
-    await next();
+    return next();
   };
 }

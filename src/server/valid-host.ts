@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -16,15 +16,17 @@ import { parsedUrl, pathAndQuery } from './request-url.ts';
  * CORS headers like any other answer. The parsed URL is left in the context (`requestUrl`).
  */
 export function validHost(log: (line: string) => void = (line) => console.error(line)): MiddlewareHandler {
-  return async (c, next) => {
-    const url = parsedUrl(c.req.url);
-    if (url) {
-      c.set('requestUrl', url);
-      return next();
-    }
+  const refuse = async (c: Context) => {
     const hide = hideKeysIn(c);
     const host = hide(c.req.header('host') ?? '(none)');
     log(`tempmon: refused ${c.req.method} ${hide(pathAndQuery(c.req.url))}: invalid Host ${JSON.stringify(host.slice(0, 100))}`);
     return problem(c, PROBLEMS.invalidHost, `The Host header ${JSON.stringify(host.slice(0, 100))} does not make a valid URL.`);
+  };
+  // Not async: next()'s promise is returned as it is, one promise and one await fewer per request.
+  return (c, next) => {
+    const url = parsedUrl(c.req.url);
+    if (!url) return refuse(c);
+    c.set('requestUrl', url);
+    return next();
   };
 }
