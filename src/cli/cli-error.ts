@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { integerOption as integerIn, type OptionFailure } from './option-parsers.ts';
 
 /** Why the command could not run (bad arguments, bad data, port taken): one line on stderr, exit code 2. */
 export class CliError extends Error {
@@ -33,10 +34,8 @@ export function parseOptions<T extends Options>(command: string, args: readonly 
   }
 }
 
-/** Parses an option's value as an integer in [min, max]. */
-export function integerOption(name: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new CliError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
-}
+/** An option's value as an integer in [min, max], refused with a CliError (see option-parsers.ts). */
+export const integerOption = (name: string, value: string, min: number, max: number): number => integerIn(name, value, min, max, cliFail);
+
+/** A refusal of the CLI's (see OptionFailure). */
+export const cliFail: OptionFailure = (message) => new CliError(message);

@@ -2,11 +2,9 @@
 // refusal reads the same everywhere. No node: import: a Worker bundles this.
 import type { ScenarioOptions } from '../server/app-options.ts';
 import { type LatencyRange, MAX_DELAY_MS } from '../server/latency.ts';
+import { integerOption, type OptionFailure, plainFailure as plain } from './option-parsers.ts';
 
-/** Makes the error a refusal throws: CliError for `tempmon serve`, RuntimeOptionError for a runtime entry. */
-export type OptionFailure = (message: string) => Error;
-
-const plain: OptionFailure = (message) => new Error(message);
+export type { OptionFailure } from './option-parsers.ts';
 
 /** Most requests per second per key that `--rate-limit` takes. */
 export const MAX_RATE_LIMIT = 1_000_000;
@@ -29,12 +27,9 @@ export function rateOption(value: string, fail: OptionFailure = plain): number {
   return rate;
 }
 
-/** `--rate-limit`: requests per second per key, an integer from 1 to MAX_RATE_LIMIT (worded as integerOption). */
+/** `--rate-limit`: requests per second per key, an integer from 1 to MAX_RATE_LIMIT. */
 export function rateLimitOption(value: string, fail: OptionFailure = plain): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_RATE_LIMIT) {
-    throw fail(`--rate-limit must be an integer from 1 to ${MAX_RATE_LIMIT}, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
+  return integerOption('rate-limit', value, 1, MAX_RATE_LIMIT, fail);
 }
 
 /** The texts of `--latency`, `--error-rate` and `--rate-limit`, each undefined when not given. */

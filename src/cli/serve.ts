@@ -9,7 +9,8 @@ import { nodeListener } from '../server/node-listener.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { datasetCli } from './dataset-options.ts';
-import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { CliError, cliFail, integerOption, parseOptions } from './cli-error.ts';
+import { apiKeysOption as parseApiKeys } from './option-parsers.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { listen } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
@@ -121,20 +122,11 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
 
 /**
  * The accepted keys: every --api-key, else the one key in TEMPMON_API_KEY (so it shows in no command
- * line or npm script echo), else the documented dev key. Keys equal to the dev key count as the default:
- * only a key that is public anyway is ever printed.
+ * line or npm script echo), else the documented dev key (parsed as the runtime entries parse them, see
+ * option-parsers.ts), and how the banner names them: only a key that is public anyway is ever printed.
  */
 export function apiKeysOption(flags: readonly string[] | undefined, environment: string | undefined) {
-  if (flags?.some((key) => key.trim() === '')) throw new CliError('--api-key must not be empty');
-  if (!flags && environment !== undefined && environment.trim() === '') {
-    throw new CliError(`TEMPMON_API_KEY is set but empty: set it to a key, or unset it to accept ${DEFAULT_API_KEY}`);
-  }
-  const keys = flags ?? (environment === undefined ? [DEFAULT_API_KEY] : [environment]);
-  const from: 'default' | 'flags' | 'environment' = keys.every((key) => key === DEFAULT_API_KEY)
-    ? 'default'
-    : flags
-      ? 'flags'
-      : 'environment';
+  const { keys, from } = parseApiKeys(flags, environment, cliFail);
   const describe =
     from === 'default'
       ? DEFAULT_API_KEY

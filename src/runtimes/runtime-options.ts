@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { apiKeysOption, integerOption } from '../cli/option-parsers.ts';
 import { describeScenarios, scenarioOptions } from '../cli/scenario-options.ts';
 import { collectionsOf, countsOf } from '../fixtures/collections.ts';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
@@ -27,17 +28,12 @@ export interface RuntimeMock {
   readonly key: string;
 }
 
-const integer = (name: string, value: string, max: number): number => {
-  if (!/^\d+$/.test(value) || Number(value) > max) {
-    throw new RuntimeOptionError(`${name} must be an integer from 0 to ${max}, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
-};
+const fail = (message: string) => new RuntimeOptionError(message);
+/** An integer from 0 to `max`, refused in `tempmon serve`'s words. */
+const integer = (name: string, value: string, max: number): number => integerOption(name, value, 0, max, fail);
 
 /** The environment variable of an option: TEMPMON_SEED, TEMPMON_ALERTS, TEMPMON_ERROR_RATE, TEMPMON_DATA... */
 export const optionVariable = (name: string): string => `TEMPMON_${name.toUpperCase().replaceAll('-', '_')}`;
-
-/** The environment variable of a collection's count: TEMPMON_ALERTS, TEMPMON_SENSORS. */
 
 /** The options a runtime entry reads from a flag or else its variable (`--api-key` is apart: repeatable). */
 export const VALUE_OPTIONS = ['seed', 'data', 'latency', 'error-rate', 'rate-limit'] as const;
@@ -48,7 +44,6 @@ export const VALUE_OPTIONS = ['seed', 'data', 'latency', 'error-rate', 'rate-lim
  */
 export type DataLoader = (path: string, spec: LoadedSpec) => Dataset;
 
-/** What `tempmon serve` answers to --data with --seed or counts. */
 /** The refusal of a data file together with generated data's options, as `tempmon serve` words it. */
 export const DATA_WITH_GENERATED = '--data cannot be combined with --seed or record counts';
 
@@ -87,19 +82,14 @@ export function runtimeMock(
   if (dataPath !== undefined && (seedText !== undefined || Object.keys(counts).length > 0)) {
     throw new RuntimeOptionError(DATA_WITH_GENERATED);
   }
-  const scenarios = scenarioOptions(
-    { latency: text('latency'), 'error-rate': text('error-rate'), 'rate-limit': text('rate-limit') },
-    (message) => new RuntimeOptionError(message),
-  );
+  const scenarios = scenarioOptions({ latency: text('latency'), 'error-rate': text('error-rate'), 'rate-limit': text('rate-limit') }, fail);
   const flagged = flags['api-key'];
-  const keyFlags = typeof flagged === 'string' ? [flagged] : flagged;
   const fromEnv = env.TEMPMON_API_KEY;
-  if (keyFlags?.some((key) => key.trim() === '')) throw new RuntimeOptionError('--api-key must not be empty');
-  if (!keyFlags && fromEnv !== undefined && String(fromEnv).trim() === '') {
-    throw new RuntimeOptionError(`TEMPMON_API_KEY is set but empty: set it to a key, or unset it to accept ${DEFAULT_API_KEY}`);
-  }
-  const apiKeys = keyFlags ? [...keyFlags] : fromEnv === undefined ? [DEFAULT_API_KEY] : [String(fromEnv)];
-  const chosen = !apiKeys.every((key) => key === DEFAULT_API_KEY);
+  const { keys: apiKeys, from } = apiKeysOption(
+    typeof flagged === 'string' ? [flagged] : flagged,
+    fromEnv === undefined ? undefined : String(fromEnv),
+    fail,
+  );
   const records = dataPath === undefined ? undefined : loader!(dataPath, spec);
   const sizes = Object.entries(records ?? countsOf(spec.document, counts))
     .map(([key, n]) => `${typeof n === 'number' ? n : n.length} ${key}`)
@@ -109,7 +99,12 @@ export function runtimeMock(
     options: { spec, apiKeys, scenarios, ...(records ? { data: records } : { dataset: { seed, counts } }) },
     data: records ? `data: ${dataPath} (${sizes})` : `seed ${seed}: ${sizes}`,
     conditions: conditions && `simulated: ${conditions}`,
-    key: chosen ? (keyFlags ? 'the key given with --api-key (not printed)' : 'the one in TEMPMON_API_KEY (not printed)') : DEFAULT_API_KEY,
+    key:
+      from === 'default'
+        ? DEFAULT_API_KEY
+        : from === 'flags'
+          ? 'the key given with --api-key (not printed)'
+          : 'the one in TEMPMON_API_KEY (not printed)',
   };
 }
 

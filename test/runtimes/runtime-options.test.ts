@@ -72,8 +72,12 @@ describe('runtimeMock: simulated conditions and data files', () => {
     expect(parsed).toEqual({ latency: '20', 'error-rate': '0.5', 'rate-limit': '3', data: file });
   });
 
-  it('refuses bad conditions with the words of tempmon serve, from a flag or a variable', async () => {
+  it('refuses bad conditions, seeds and counts with the words of tempmon serve, from a flag or a variable', async () => {
     for (const [flag, value] of [
+      ['seed', '1.5'],
+      ['seed', '4294967296'],
+      ['alerts', 'many'],
+      ['sensors', '-1'],
       ['latency', '900-100'],
       ['latency', 'slow'],
       ['latency', '70000'],
@@ -88,6 +92,19 @@ describe('runtimeMock: simulated conditions and data files', () => {
       expect(runtimeRefusal({ [flag]: value })).toBe(expected);
       expect(runtimeRefusal({}, { [`TEMPMON_${flag.toUpperCase().replace('-', '_')}`]: value })).toBe(expected);
     }
+  });
+
+  it('refuses an empty key with the words of tempmon serve, from a flag or a variable', async () => {
+    expect(runtimeRefusal({ 'api-key': '' })).toBe(await serveRefusal(['--api-key=']));
+    const emptyKey = await (async () => {
+      process.env.TEMPMON_API_KEY = ' ';
+      try {
+        return await serveRefusal([]);
+      } finally {
+        delete process.env.TEMPMON_API_KEY;
+      }
+    })();
+    expect(runtimeRefusal({}, { TEMPMON_API_KEY: ' ' })).toBe(emptyKey);
   });
 
   it('serves the records of --data or TEMPMON_DATA, read by the loader', () => {
