@@ -76,11 +76,11 @@ function textOf(value: unknown): string | undefined {
 /**
  * Starts an index whose layout is chosen from `sample` (the first records), or from `pooledFields`
  * when the generator says which fields draw from small sets. Those (status, account_id, sites_id...)
- * become 8- or 16-bit codes into a dictionary, searched once per term. With `packed`, so do fields whose
- * sampled values repeat, and a field whose sampled values share one shape (ids, timestamps) keeps only
- * its hex digits (see hex-column.ts), scanned natively. The rest go into UTF-8 blocks searched with
- * Buffer.indexOf, which runs natively too. A million packed alerts then take about 85 MB (160 MB as
- * text) and a search a few tens of milliseconds.
+ * become 8- or 16-bit codes into a dictionary; all dictionaries are searched together, once per term.
+ * With `packed`, so do fields whose sampled values repeat, and a field whose sampled values share one
+ * shape (ids, timestamps) keeps only its hex digits (see hex-column.ts), scanned natively. The rest go
+ * into UTF-8 blocks searched with Buffer.indexOf, which runs natively too. A million packed alerts then
+ * take about 85 MB (160 MB as text) and a search a few tens of milliseconds.
  */
 export function createSearchIndexBuilder(
   sample: readonly ApiRecord[],
@@ -208,21 +208,40 @@ export function createSearchIndexBuilder(
       starts = new Uint32Array(0);
       const texts = blocks.map((block) => ({ column: block, trigrams: trigrams ? trigramsOf(block) : undefined }));
       const hex = [...hexColumns.values()].map((builder) => builder.finish(count));
-      // Each dictionary is searched natively too: its values in one buffer, one after the other.
-      const columns = [...dictionaries.values()].map((d) => {
-        const starts = new Uint32Array(d.values.length + 1);
-        let offset = 0;
-        d.values.forEach((value, code) => {
-          starts[code] = offset;
+      // Every dictionary's values in one buffer, one after another, with one trigram index: a search
+      // looks each of its trigrams up once for all fields, rather than once per field (each field's
+      // index was a cold lookup more per trigram: most of a search's time when served).
+      const fields = [...dictionaries.values()];
+      const valueCount = fields.reduce((n, d) => n + d.values.length, 0);
+      // Value k's field (high 16 bits) and code (low 16 bits: codes are below MAX_CODES).
+      const owner = new Uint32Array(valueCount);
+      const valueStarts = new Uint32Array(valueCount + 1);
+      let offset = 0;
+      let k = 0;
+      for (const [f, d] of fields.entries()) {
+        for (const [code, value] of d.values.entries()) {
+          valueStarts[k] = offset;
+          owner[k] = f * 0x10000 + code;
+          k += 1;
           offset += Buffer.byteLength(value, 'utf8') + 1;
-        });
-        starts[d.values.length] = offset;
-        const text: TextColumn = { starts, buffer: Buffer.from(d.values.map((v) => v + RECORD).join(''), 'utf8') };
+        }
+      }
+      valueStarts[valueCount] = offset;
+      const values: TextColumn = {
+        starts: valueStarts,
+        buffer: Buffer.from(fields.flatMap((d) => d.values.map((v) => v + RECORD)).join(''), 'utf8'),
+      };
+      const valueTrigrams = trigramsOf(values);
+      const columns = fields.map((d) => {
         const column = d.column.subarray(0, count);
-        // Records by code, so a matching value leads straight to its records (small collections only).
-        const byCode = trigrams ? recordsByCode(column, d.values.length) : undefined;
-        // Reused by every search (and cleared after), rather than 64 KB allocated per field per search.
-        return { text, trigrams: trigramsOf(text), column, byCode, matching: new Uint8Array(MAX_CODES + 1) };
+        return {
+          column,
+          // Records by code, so a matching value leads straight to its records (small collections only).
+          byCode: trigrams ? recordsByCode(column, d.values.length) : undefined,
+          // Reused by every search (and cleared after), rather than 64 KB allocated per field per search.
+          matching: new Uint8Array(MAX_CODES + 1),
+          codes: [] as number[],
+        };
       });
       const total = count;
       const seen = new Uint8Array(total);
@@ -247,16 +266,18 @@ export function createSearchIndexBuilder(
             first += column.starts.length - 1;
           }
           for (const column of hex) column.search(needle, mark);
-          for (const { text, trigrams: postings, column, byCode, matching } of columns) {
-            const codes: number[] = [];
-            searchColumn(text, bytes, postings, (code) => {
-              matching[code] = 1;
-              codes.push(code);
-            });
+          searchColumn(values, bytes, valueTrigrams, (v) => {
+            const field = columns[owner[v]! >>> 16]!;
+            const code = owner[v]! & 0xffff;
+            field.matching[code] = 1;
+            field.codes.push(code);
+          });
+          for (const { column, byCode, matching, codes } of columns) {
             if (codes.length === 0) continue;
             if (byCode) for (const code of codes) for (const i of byCode(code)) mark(i);
             else for (let i = 0; i < total; i += 1) if (matching[column[i]!]) mark(i);
             for (const code of codes) matching[code] = 0;
+            codes.length = 0;
           }
           // Hits from one source arrive in order; a mix of sources is put in order, by sorting a few
           // or by reading the marks of many.
