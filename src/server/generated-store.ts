@@ -1,9 +1,12 @@
 import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
 import type { RecordStore } from './record-store.ts';
 import { searchCache } from './record-store.ts';
-import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
+import { createSearchIndexBuilder, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
 
-/** Up to this many records, the search index is built when the first search arrives. */
+/**
+ * Up to this many records, a search never waits: the first one finishes the index at once if the
+ * background build has not. Past it, a search gets `{ warming }` until the index is built.
+ */
 export const SYNC_INDEX_LIMIT = 50_000;
 const SLICE_MS = 0.3;
 const KEEP_LIMIT = 20_000;
@@ -25,9 +28,11 @@ function inBackground(slice: () => boolean): void {
 
 /**
  * A store that holds no records: record i is generated from the seed when a page needs it (about
- * 10 µs each), so a million-record dataset starts at once. A large collection's search index is built
- * in the background, one collection after another, in slices of 0.3 ms (SLICE_MS) between requests;
- * until it is ready, a search gets `{ warming }` (the server answers 503 with Retry-After).
+ * 10 µs each), so a million-record dataset starts at once. Search indexes are built in the background
+ * from the start, one collection after another, in slices of 0.3 ms (SLICE_MS) between requests. Until
+ * a large collection's is ready, a search gets `{ warming }` (the server answers 503 with Retry-After);
+ * a small collection's first search finishes its index at once (10k alerts took over a second on the
+ * first search when all of it was built then, every request waiting).
  */
 export function createGeneratedStore(
   factory: RecordFactory,
@@ -46,31 +51,50 @@ export function createGeneratedStore(
     if (!keptJson) return { records };
     return { records, json: `[${Array.from(indices, (i, k) => (keptJson[i] ??= JSON.stringify(records[k]))).join(',')}]` };
   };
-  const sample = () => Array.from({ length: Math.min(count, SAMPLE) }, (_, i) => record(i));
+  const sampleSize = Math.min(count, SAMPLE);
+  const sample = () => Array.from({ length: sampleSize }, (_, i) => record(i));
+  const large = count > SYNC_INDEX_LIMIT;
   let index: SearchIndex | undefined;
   let built = 0;
+  // Laid out from a sample: a large collection's now (a few tens of ms at start), a small one's once its
+  // sample is made, in slices like the rest (its records are kept, so the sample costs nothing again).
+  let builder: SearchIndexBuilder | undefined = large
+    ? createSearchIndexBuilder(sample(), pooledFields, { expected: count, packed: true })
+    : undefined;
+  const finish = () => {
+    index = large ? builder!.finish() : builder!.finish({ trigrams: true });
+  };
 
-  if (count > SYNC_INDEX_LIMIT) {
-    // Laid out now, from a sample (a few tens of ms at start), rather than in a slice.
-    const builder = createSearchIndexBuilder(sample(), pooledFields, { expected: count, packed: true });
+  // Every collection's index is built in the background from the start, in slices between requests
+  // (the clock is read after every record, about 10 µs): a large one is searched once it is done, a small
+  // one's first search finishes what is left at once. Where there is no setImmediate (a Worker), a
+  // small collection is indexed on its first search, all at once.
+  if (large || typeof setImmediate === 'function') {
+    let sampled = 0;
     inBackground(() => {
-      // The clock is read after every record (about 10 µs): a request never waits much past SLICE_MS.
+      if (index) return true;
       const until = performance.now() + SLICE_MS;
-      do builder.add(record(built++));
-      while (built < count && performance.now() < until);
+      while (!builder && sampled < sampleSize) {
+        record(sampled++);
+        if (performance.now() >= until) return false;
+      }
+      builder ??= createSearchIndexBuilder(sample(), pooledFields);
+      if (built < count)
+        do builder.add(record(built++));
+        while (built < count && performance.now() < until);
       if (built < count) return false;
-      index = builder.finish();
+      finish();
       return true;
     });
   }
 
   const search = searchCache((term) => {
     if (!index) {
-      const builder = createSearchIndexBuilder(sample(), pooledFields);
-      for (let i = 0; i < count; i += 1) builder.add(record(i));
-      index = builder.finish({ trigrams: true });
+      builder ??= createSearchIndexBuilder(sample(), pooledFields);
+      while (built < count) builder.add(record(built++));
+      finish();
     }
-    return index.search(term);
+    return index!.search(term);
   });
 
   return {
@@ -79,10 +103,10 @@ export function createGeneratedStore(
         const stop = Math.min(end, count);
         return { total: count, ...page(Array.from({ length: Math.max(0, stop - start) }, (_, k) => start + k)) };
       }
-      if (!index && count > SYNC_INDEX_LIMIT) return { warming: built / count };
+      if (!index && large) return { warming: built / count };
       const hits = search(term);
       return { total: hits.length, ...page(hits.subarray(start, end)) };
     },
-    searchReady: () => (index || count <= SYNC_INDEX_LIMIT ? 1 : built / count),
+    searchReady: () => (index || !large ? 1 : built / count),
   };
 }

@@ -25,6 +25,28 @@ describe('generated store', () => {
     expect((store.page('', 0, 3) as PageResult).json).toBeDefined();
   });
 
+  it('indexes a small collection in the background from the start, so no search has to build it', async () => {
+    const made = new Set<number>();
+    const counting = {
+      ...factory,
+      record: (schema: string, i: number) => {
+        made.add(i);
+        return factory.record(schema, i);
+      },
+    };
+    const store = createGeneratedStore(counting, 'Sensor', 3_000);
+    expect(made.size).toBe(0);
+    // Under the test's own timeout (vitest.config.ts), so a build that never runs fails here.
+    const deadline = Date.now() + 15_000;
+    while (made.size < 3_000 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+    expect(made.size).toBe(3_000);
+    const target = factory.record('Sensor', 2_999);
+    made.clear();
+    expect(store.page(String(target.id), 0, 5)).toMatchObject({ total: 1, records: [target] });
+    // Every record was made and kept by the background build: the search made none.
+    expect(made.size).toBe(0);
+  });
+
   it('builds large indexes in the background, one after another, answering { warming } until ready', async () => {
     const count = SYNC_INDEX_LIMIT + 10_000;
     const store = createGeneratedStore(factory, 'Sensor', count);
