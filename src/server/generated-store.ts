@@ -12,6 +12,11 @@ const SLICE_MS = 0.3;
 const KEEP_LIMIT = 20_000;
 const SAMPLE = 2_000;
 
+/** Whether work may run between requests: not on a Worker, whose isolate bills it to some request. */
+const BETWEEN_REQUESTS =
+  typeof setImmediate === 'function' &&
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== 'Cloudflare-Workers';
+
 /** Background builds waiting their turn: one at a time, so two collections never grow at once. */
 const builds: (() => boolean)[] = [];
 
@@ -67,9 +72,9 @@ export function createGeneratedStore(
 
   // Every collection's index is built in the background from the start, in slices between requests
   // (the clock is read after every record, about 10 µs): a large one is searched once it is done, a small
-  // one's first search finishes what is left at once. Where there is no setImmediate (a Worker), a
-  // small collection is indexed on its first search, all at once.
-  if (large || typeof setImmediate === 'function') {
+  // one's first search finishes what is left at once. On a Worker, which does no work between requests
+  // (and takes no large collection), a small collection is indexed on its first search, all at once.
+  if (large || BETWEEN_REQUESTS) {
     let sampled = 0;
     inBackground(() => {
       if (index) return true;
