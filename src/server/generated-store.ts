@@ -56,6 +56,13 @@ export function createGeneratedStore(
     if (!keptJson) return { records };
     return { records, json: `[${Array.from(indices, (i, k) => (keptJson[i] ??= JSON.stringify(records[k]))).join(',')}]` };
   };
+  // Record i into the index, its JSON made now too where records are kept: served pages then only join
+  // (a fresh search's first hits cost a stringify each, in the first seconds of serving).
+  const addRecord = (builder: SearchIndexBuilder, i: number) => {
+    const made = record(i);
+    builder.add(made);
+    if (keptJson) keptJson[i] ??= JSON.stringify(made);
+  };
   const sampleSize = Math.min(count, SAMPLE);
   const sample = () => Array.from({ length: sampleSize }, (_, i) => record(i));
   const large = count > SYNC_INDEX_LIMIT;
@@ -85,7 +92,7 @@ export function createGeneratedStore(
       }
       builder ??= createSearchIndexBuilder(sample(), pooledFields);
       if (built < count)
-        do builder.add(record(built++));
+        do addRecord(builder, built++);
         while (built < count && performance.now() < until);
       if (built < count) return false;
       finish();
@@ -96,7 +103,7 @@ export function createGeneratedStore(
   const search = searchCache((term) => {
     if (!index) {
       builder ??= createSearchIndexBuilder(sample(), pooledFields);
-      while (built < count) builder.add(record(built++));
+      while (built < count) addRecord(builder!, built++);
       finish();
     }
     return index!.search(term);

@@ -42,9 +42,11 @@ describe('generated store', () => {
     expect(made.size).toBe(3_000);
     const target = factory.record('Sensor', 2_999);
     made.clear();
-    expect(store.page(String(target.id), 0, 5)).toMatchObject({ total: 1, records: [target] });
-    // Every record was made and kept by the background build: the search made none.
+    const found = store.page(String(target.id), 0, 5) as PageResult;
+    expect(found).toMatchObject({ total: 1, records: [target] });
+    // Every record was made and kept by the background build, its JSON too: the search made none.
     expect(made.size).toBe(0);
+    expect(found.json).toBe(JSON.stringify([target]));
   });
 
   it('builds large indexes in the background, one after another, answering { warming } until ready', async () => {
