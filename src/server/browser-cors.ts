@@ -12,6 +12,9 @@ declare module 'hono' {
   }
 }
 
+/** What lets a browser app on any origin read an answer: every answer carries it, in or outside the app. */
+export const ANY_ORIGIN: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
+
 /**
  * The CORS headers of the request's answer, for a route that makes its response with them itself:
  * browserCors then adds nothing. Empty where browserCors does not run.
@@ -52,7 +55,7 @@ export function browserCors(operations: readonly Operation[]): MiddlewareHandler
   });
   const expose = exposed.join(',');
   const headers: Readonly<Record<string, string>> = {
-    'access-control-allow-origin': '*',
+    ...ANY_ORIGIN,
     ...(expose ? { 'access-control-expose-headers': expose } : {}),
   };
   return async (c, next) => {

@@ -73,8 +73,9 @@ export function createGeneratedStore(
   let builder: SearchIndexBuilder | undefined = large
     ? createSearchIndexBuilder(sample(), pooledFields, { expected: count, packed: true })
     : undefined;
-  const finish = () => {
-    index = large ? builder!.finish() : builder!.finish({ trigrams: true });
+  const layOut = (): SearchIndexBuilder => (builder ??= createSearchIndexBuilder(sample(), pooledFields));
+  const finish = (laidOut: SearchIndexBuilder) => {
+    index = large ? laidOut.finish() : laidOut.finish({ trigrams: true });
   };
 
   // Every collection's index is built in the background from the start, in slices between requests
@@ -90,21 +91,21 @@ export function createGeneratedStore(
         record(sampled++);
         if (performance.now() >= until) return false;
       }
-      builder ??= createSearchIndexBuilder(sample(), pooledFields);
+      const laidOut = layOut();
       if (built < count)
-        do addRecord(builder, built++);
+        do addRecord(laidOut, built++);
         while (built < count && performance.now() < until);
       if (built < count) return false;
-      finish();
+      finish(laidOut);
       return true;
     });
   }
 
   const search = searchCache((term) => {
     if (!index) {
-      builder ??= createSearchIndexBuilder(sample(), pooledFields);
-      while (built < count) addRecord(builder!, built++);
-      finish();
+      const laidOut = layOut();
+      while (built < count) addRecord(laidOut, built++);
+      finish(laidOut);
     }
     return index!.search(term);
   });

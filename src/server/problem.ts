@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Operation } from '../spec/operations.ts';
+import { ANY_ORIGIN } from './browser-cors.ts';
 import { hideKeysIn } from './hide-keys.ts';
 import { pathAndQuery } from './request-url.ts';
 
@@ -83,7 +84,7 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
  */
 export const OUTSIDE_APP_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': PROBLEM_MEDIA_TYPE,
-  'Access-Control-Allow-Origin': '*',
+  ...ANY_ORIGIN,
 };
 
 /**
