@@ -3,7 +3,8 @@
 // in node is slower than the server and flatters every ratio) in the same run, so the ratios hold on a
 // shared, noisy machine. Servers are pinned to core 0 and wrk to core 1. Then a million-record mock,
 // unpinned, loaded with random pages from its first second, while its search index builds.
-// A script, not a test: BENCH_SECONDS sets each run's length (default 5); BENCH_MILLION=0 skips the million.
+// A script, not a test: BENCH_SECONDS sets each run's length (default 5), BENCH_WARMUP each server's warm-up
+// (default 5); BENCH_MILLION=0 skips the million.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,7 +18,13 @@ const OUT = join(ROOT, '.tmp');
 const CLI = join(ROOT, 'dist/cli/main.js');
 const KEY = 'tempmon-dev-key';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const WARMUP = 1;
+/**
+ * Each server's warm-up before its rounds (BENCH_WARMUP, default 5 s): the servers are measured as they
+ * run for hours, not while V8 compiles them. A fresh mock's first second of fresh searches costs about
+ * twice the CPU per request of its fourth (the search path is still being optimized); a 1 s warm-up
+ * left the first rounds measuring that.
+ */
+const WARMUP = Math.max(1, Number(process.env.BENCH_WARMUP ?? 5));
 /** Each server's DURATION seconds are cut into ROUNDS turns (BENCH_ROUNDS, default 5) of SLICE seconds. */
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 5)));
 const SLICE = Math.max(1, Math.round(DURATION / ROUNDS));
@@ -178,11 +185,11 @@ const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' 
 interface Target {
   readonly label: string;
   readonly path: string;
-  readonly lua?: { readonly file: string; readonly args: () => readonly string[] };
+  readonly lua?: { readonly file: string; readonly args: (base: string) => readonly string[] };
   /** The next path, for autocannon. */
   readonly next: () => string;
-  /** Told how many requests a wrk run sent, so the next run goes on from there. */
-  readonly sent?: (requests: number) => void;
+  /** Told how many requests a wrk run sent to a server, so the next run on it goes on from there. */
+  readonly sent?: (base: string, requests: number) => void;
 }
 
 const fixed = (path: string): Target => ({ label: path, path, next: () => path });
@@ -191,21 +198,23 @@ const fixed = (path: string): Target => ({ label: path, path, next: () => path }
 const freshTerm = (n: number) => ((n * 40503) % 1048576).toString(16).padStart(5, '0');
 
 /**
- * A fresh search term per request (see fresh-search.lua): each run starts where the last one ended,
- * so no term is sent twice in a bench (up to 2^20 requests), warm-ups and baselines included.
+ * A fresh search term per request (see fresh-search.lua): each run on a server starts where its last
+ * one ended, so no server is sent a term twice in a bench (up to 2^20 requests each, warm-ups included).
+ * Counted per server: a fast baseline's requests do not use up the mock's terms.
  */
 function freshSearch(): Target {
   let counter = 0;
+  const sentTo = new Map<string, number>();
   return {
     label: '/alert?search=<5 hex digits, new each request>',
     path: `/alert?search=${freshTerm(1)}`,
-    lua: { file: join(HERE, 'fresh-search.lua'), args: () => [String(counter)] },
+    lua: { file: join(HERE, 'fresh-search.lua'), args: (base) => [String(sentTo.get(base) ?? 0)] },
     next: () => {
       counter += 1;
       return `/alert?search=${freshTerm(counter)}`;
     },
-    sent: (requests) => {
-      counter += requests;
+    sent: (base, requests) => {
+      sentTo.set(base, (sentTo.get(base) ?? 0) + requests);
     },
   };
 }
@@ -284,13 +293,13 @@ function run(argv: string[]): Promise<{ status: number | null; stdout: string; s
 async function load(base: string, target: Target, seconds = DURATION, connections = CONNECTIONS): Promise<Load> {
   if (generator.name === 'wrk') {
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s', '-H', `x-api-key: ${KEY}`];
-    if (target.lua) args.push('-s', target.lua.file, `${base}/`, '--', ...target.lua.args());
+    if (target.lua) args.push('-s', target.lua.file, `${base}/`, '--', ...target.lua.args(base));
     else args.push(`${base}${target.path}`);
     const result = await run(placed([generator.path, ...args], 'generator'));
     if (result.status !== 0) throw new Error(`wrk ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
     const parsed = parseWrk(result.stdout);
     // Requests still in flight when wrk stopped are not counted: skip past them too.
-    target.sent?.(parsed.requests + connections);
+    target.sent?.(base, parsed.requests + connections);
     return parsed;
   }
   const { default: autocannon } = await import('autocannon');
