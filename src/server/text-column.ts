@@ -39,10 +39,11 @@ export function searchColumn(column: TextColumn, needle: Buffer, trigrams: Trigr
       if (!list) return;
       lists.push(list);
     }
-    // Intersect the rarest lists until few candidates remain, then check those few for real.
+    // Intersect every list, rarest first, then check the few candidates left for real. Every list: a
+    // candidate costs far more to check (a native call scanning its text) than to gallop past in a list.
     lists.sort((a, b) => a.length - b.length);
     let candidates = lists[0]!;
-    for (let k = 1; k < lists.length && candidates.length > 8; k += 1) candidates = intersect(candidates, lists[k]!, k % 2);
+    for (let k = 1; k < lists.length && candidates.length > 0; k += 1) candidates = intersect(candidates, lists[k]!, k % 2);
     for (let j = 0; j < candidates.length; j += 1) {
       const d = candidates[j]!;
       if (buffer.subarray(starts[d]!, starts[d + 1]!).indexOf(needle) >= 0) found(d);
