@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { doorkeeper } from './doorkeeper.ts';
 
 /** A listing answer, kept to serve the same request again without recomputing it. */
 export interface Answer {
@@ -18,6 +19,7 @@ const LIMIT = 512;
  */
 export class AnswerCache {
   readonly #answers = new LRUCache<string, Answer>({ max: LIMIT });
+  readonly #offeredBefore = doorkeeper(LIMIT * 4);
 
   /** The key of a request's answer: data identity, the Prefer example asked for, and the full URL. */
   static key(identity: string, href: string, empty: boolean): string {
@@ -28,7 +30,12 @@ export class AnswerCache {
     return this.#answers.get(key);
   }
 
-  set(key: string, answer: Answer): void {
-    this.#answers.set(key, answer);
+  /**
+   * Keeps an answer whose key was offered before: an answer asked for once (a new search term per
+   * request) evicts nothing. On Node, an answer asked for again is replayed by the listener from its
+   * second time on anyway (see response-cache.ts); this cache serves the others and other runtimes.
+   */
+  offer(key: string, answer: Answer): void {
+    if (this.#offeredBefore(key)) this.#answers.set(key, answer);
   }
 }

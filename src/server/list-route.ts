@@ -61,7 +61,7 @@ export function listingAnswerer(
       // hashing them is much cheaper than hashing the body.
       etag: `"${sha1(`${identity()}|${empty}|${term}|${page}|${pageSize}`)}"`,
     };
-    answers.set(key, answer);
+    answers.offer(key, answer);
     return { answer };
   };
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiRecord } from '../spec/records.ts';
+import { doorkeeper } from './doorkeeper.ts';
 import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
 
 /** One page of the records matching a term, with how many match in all. */
@@ -29,15 +30,17 @@ export const TRIGRAM_LIMIT = 50_000;
 
 /**
  * Remembers the matches of recent terms (least recently used goes first), so paging through the
- * results of one search does not search again.
+ * results of one search does not search again. A term's matches are kept from its second search on: a
+ * term searched once (a new one per keystroke or per request) evicts nothing.
  */
 export function searchCache(search: (term: string) => Uint32Array): (term: string) => Uint32Array {
   const recent = new LRUCache<string, Uint32Array>({ max: CACHED_TERMS });
+  const searchedBefore = doorkeeper(CACHED_TERMS * 4);
   return (term) => {
     let hits = recent.get(term);
     if (!hits) {
       hits = search(term);
-      recent.set(term, hits);
+      if (searchedBefore(term)) recent.set(term, hits);
     }
     return hits;
   };
