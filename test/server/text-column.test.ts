@@ -39,6 +39,27 @@ describe('searchColumn', () => {
     );
   });
 
+  it('finds hex needles among thousands of distinct trigrams, as a plain scan does', () => {
+    // Hex texts like the ids a search meets: a table of thousands of trigrams, with probe chains.
+    const hex = fc.constantFrom(...'0123456789abcdef');
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: hex, minLength: 8, maxLength: 40 }), { minLength: 50, maxLength: 400 }),
+        fc.array(fc.string({ unit: hex, minLength: 3, maxLength: 6 }), { minLength: 1, maxLength: 20 }),
+        (texts, needles) => {
+          const column = columnOf(texts);
+          const trigrams = trigramsOf(column);
+          for (const needle of needles) {
+            const out: number[] = [];
+            searchColumn(column, Buffer.from(needle), trigrams, (d) => out.push(d));
+            expect(out).toEqual(texts.flatMap((text, i) => (text.includes(needle) ? [i] : [])));
+          }
+        },
+      ),
+      { numRuns: 60, seed: 9 },
+    );
+  });
+
   it('intersects a short list with one in every text, down to the last text', () => {
     // Twenty texts hold `zzz` (more than are checked without intersecting), the last among them; every
     // text holds `aaa`: the last candidate is the last entry of the longest list.
