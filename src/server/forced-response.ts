@@ -1,8 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Operation } from '../spec/operations.ts';
-import { parsePrefer } from './prefer.ts';
-import { requestHeader } from './request-header.ts';
+import { preferencesOf } from './prefer.ts';
 import { operationProblem, problem } from './problem.ts';
 
 /** The query parameter that forces a status where a Prefer header is awkward. */
@@ -30,7 +29,7 @@ export function forcedResponse(operation: Operation): MiddlewareHandler {
   };
   // Not async: next()'s promise is returned as it is, one promise and one await fewer per request.
   return (c, next) => {
-    const preferred = parsePrefer(requestHeader(c, 'prefer')).get('code');
+    const preferred = preferencesOf(c).get('code');
     const code = preferred ?? c.req.query(FORCE_PARAMETER);
     const status = code !== undefined && /^\d{3}$/.test(code) ? Number(code) : undefined;
     if (status === undefined || !forcible.has(status)) return next();

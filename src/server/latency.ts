@@ -1,6 +1,5 @@
 import type { MiddlewareHandler, Next } from 'hono';
-import { parsePrefer } from './prefer.ts';
-import { requestHeader } from './request-header.ts';
+import { preferencesOf } from './prefer.ts';
 import type { RandomStream } from './random-stream.ts';
 
 /** A delay in milliseconds, fixed (min = max) or drawn uniformly from the range. */
@@ -23,7 +22,7 @@ export function latency(configured: LatencyRange | undefined, random: RandomStre
   };
   // Not async: without a delay, next()'s promise is returned as it is, one promise and one await fewer.
   return (c, next) => {
-    const asked = parsePrefer(requestHeader(c, 'prefer')).get('delay');
+    const asked = preferencesOf(c).get('delay');
     let delay = configured ? (configured.min === configured.max ? configured.min : random.int(configured.min, configured.max)) : 0;
     if (asked !== undefined && /^\d{1,6}$/.test(asked)) {
       delay = Math.min(Number(asked), MAX_DELAY_MS);

@@ -9,7 +9,7 @@ import { AnswerCache, type Answer } from './answer-cache.ts';
 import type { HideKeys } from './hide-keys.ts';
 import { linkHeader } from './paginate.ts';
 import { createQueryParser } from './parse-query.ts';
-import { parsePrefer } from './prefer.ts';
+import { preferencesOf } from './prefer.ts';
 import { requestHeader } from './request-header.ts';
 import type { ParameterError } from './problem.ts';
 import { operationProblem, problem } from './problem.ts';
@@ -84,7 +84,7 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
   const [invalid, unavailable] = [operationProblem(operation, 400), operationProblem(operation, 503)];
   return (c) => {
     // Prefer: example=empty shows a UI's empty state without touching the data (RFC 7240; Prism's name).
-    const empty = parsePrefer(requestHeader(c, 'prefer')).get('example') === 'empty';
+    const empty = preferencesOf(c).get('example') === 'empty';
     const outcome = answerer(c.get('requestUrl') ?? new URL(c.req.url), empty);
     if ('invalid' in outcome) {
       const detail = outcome.invalid.map((e) => `${e.name} ${e.detail}`).join('; ');
