@@ -1,6 +1,6 @@
 import type { ApiRecord } from '../fixtures/record-factory.ts';
 import { createHexColumnBuilder, type HexColumnBuilder, shapeOf } from './hex-column.ts';
-import { searchColumn, trigramsOf, type TextColumn } from './text-column.ts';
+import { searchColumn, textColumnOf, trigramsOf } from './text-column.ts';
 
 /** Finds, in order, the positions of the records whose string fields contain a term, ignoring case. */
 export interface SearchIndex {
@@ -215,22 +215,9 @@ export function createSearchIndexBuilder(
       const valueCount = fields.reduce((n, d) => n + d.values.length, 0);
       // Value k's field (high 16 bits) and code (low 16 bits: codes are below MAX_CODES).
       const owner = new Uint32Array(valueCount);
-      const valueStarts = new Uint32Array(valueCount + 1);
-      let offset = 0;
       let k = 0;
-      for (const [f, d] of fields.entries()) {
-        for (const [code, value] of d.values.entries()) {
-          valueStarts[k] = offset;
-          owner[k] = f * 0x10000 + code;
-          k += 1;
-          offset += Buffer.byteLength(value, 'utf8') + 1;
-        }
-      }
-      valueStarts[valueCount] = offset;
-      const values: TextColumn = {
-        starts: valueStarts,
-        buffer: Buffer.from(fields.flatMap((d) => d.values.map((v) => v + RECORD)).join(''), 'utf8'),
-      };
+      for (const [f, d] of fields.entries()) for (let code = 0; code < d.values.length; code += 1) owner[k++] = f * 0x10000 + code;
+      const values = textColumnOf(fields.flatMap((d) => d.values));
       const valueTrigrams = trigramsOf(values);
       const columns = fields.map((d) => {
         const column = d.column.subarray(0, count);

@@ -5,6 +5,18 @@ export interface TextColumn {
   readonly starts: Uint32Array;
 }
 
+/** Texts laid out as a column: one after another in UTF-8, each ending with RS (0x1e), which none contains. */
+export function textColumnOf(texts: readonly string[]): TextColumn {
+  const starts = new Uint32Array(texts.length + 1);
+  let offset = 0;
+  texts.forEach((text, i) => {
+    starts[i] = offset;
+    offset += Buffer.byteLength(text, 'utf8') + 1;
+  });
+  starts[texts.length] = offset;
+  return { buffer: Buffer.from(texts.map((text) => `${text}\u001e`).join(''), 'utf8'), starts };
+}
+
 /**
  * Posting lists: for each 3-byte sequence, the texts that contain it, ascending. All lists live in one
  * array, found through an open-addressing table in typed arrays: a served search finds each of its

@@ -1,18 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { searchColumn, type TextColumn, trigramsOf } from '../../src/server/text-column.ts';
-
-/** A column of `texts` as the search index lays them out: one after another, each ending with RS. */
-function columnOf(texts: readonly string[]): TextColumn {
-  const starts = new Uint32Array(texts.length + 1);
-  let offset = 0;
-  texts.forEach((text, i) => {
-    starts[i] = offset;
-    offset += Buffer.byteLength(text) + 1;
-  });
-  starts[texts.length] = offset;
-  return { buffer: Buffer.from(texts.map((t) => `${t}\u001e`).join('')), starts };
-}
+import { searchColumn, type TextColumn, textColumnOf, trigramsOf } from '../../src/server/text-column.ts';
 
 const found = (column: TextColumn, needle: string, withTrigrams: boolean) => {
   const out: number[] = [];
@@ -29,7 +17,7 @@ describe('searchColumn', () => {
         fc.array(fc.string({ unit: alphabet, maxLength: 12 }), { minLength: 1, maxLength: 300 }),
         fc.string({ unit: alphabet, minLength: 1, maxLength: 6 }),
         (texts, needle) => {
-          const column = columnOf(texts);
+          const column = textColumnOf(texts);
           const expected = texts.flatMap((text, i) => (text.includes(needle) ? [i] : []));
           expect(found(column, needle, true)).toEqual(expected);
           expect(found(column, needle, false)).toEqual(expected);
@@ -47,7 +35,7 @@ describe('searchColumn', () => {
         fc.array(fc.string({ unit: hex, minLength: 8, maxLength: 40 }), { minLength: 50, maxLength: 400 }),
         fc.array(fc.string({ unit: hex, minLength: 3, maxLength: 6 }), { minLength: 1, maxLength: 20 }),
         (texts, needles) => {
-          const column = columnOf(texts);
+          const column = textColumnOf(texts);
           const trigrams = trigramsOf(column);
           for (const needle of needles) {
             const out: number[] = [];
@@ -67,6 +55,6 @@ describe('searchColumn', () => {
     const expected = texts.flatMap((text, i) => (text.includes('aaazzz') ? [i] : []));
     expect(expected).toHaveLength(20);
     expect(expected.at(-1)).toBe(999);
-    expect(found(columnOf(texts), 'aaazzz', true)).toEqual(expected);
+    expect(found(textColumnOf(texts), 'aaazzz', true)).toEqual(expected);
   });
 });
