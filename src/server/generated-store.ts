@@ -1,35 +1,15 @@
 import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
 import type { RecordStore } from './record-store.ts';
 import { searchCache } from './record-store.ts';
-import { createSearchIndexBuilder, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
+import { createSearchIndexBuilder, LAYOUT_SAMPLE, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
+import { BETWEEN_REQUESTS, inBackground, SLICE_MS } from './between-requests.ts';
 
 /**
  * Up to this many records, a search never waits: the first one finishes the index at once if the
  * background build has not. Past it, a search gets `{ warming }` until the index is built.
  */
 export const SYNC_INDEX_LIMIT = 50_000;
-const SLICE_MS = 0.3;
 const KEEP_LIMIT = 20_000;
-const SAMPLE = 2_000;
-
-/** Whether work may run between requests: not on a Worker, whose isolate bills it to some request. */
-const BETWEEN_REQUESTS =
-  typeof setImmediate === 'function' &&
-  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== 'Cloudflare-Workers';
-
-/** Background builds waiting their turn: one at a time, so two collections never grow at once. */
-const builds: (() => boolean)[] = [];
-
-/** Runs `slice` between requests until it returns true, after the builds queued before it. */
-function inBackground(slice: () => boolean): void {
-  builds.push(slice);
-  if (builds.length > 1) return;
-  const step = () => {
-    if (builds[0]!()) builds.shift();
-    if (builds.length > 0) setImmediate(step);
-  };
-  setImmediate(step);
-}
 
 /**
  * A store that holds no records: record i is generated from the seed when a page needs it (about
@@ -63,7 +43,7 @@ export function createGeneratedStore(
     builder.add(made);
     if (keptJson) keptJson[i] ??= JSON.stringify(made);
   };
-  const sampleSize = Math.min(count, SAMPLE);
+  const sampleSize = Math.min(count, LAYOUT_SAMPLE);
   const sample = () => Array.from({ length: sampleSize }, (_, i) => record(i));
   const large = count > SYNC_INDEX_LIMIT;
   let index: SearchIndex | undefined;

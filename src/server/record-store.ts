@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiRecord } from '../spec/records.ts';
 import { doorkeeper } from './doorkeeper.ts';
-import { createSearchIndexBuilder, type SearchIndex } from './search-index.ts';
+import { BETWEEN_REQUESTS, inBackground, SLICE_MS } from './between-requests.ts';
+import { createSearchIndexBuilder, LAYOUT_SAMPLE, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
 
 /** One page of the records matching a term, with how many match in all. */
 export interface PageResult {
@@ -46,24 +47,42 @@ export function searchCache(search: (term: string) => Uint32Array): (term: strin
   };
 }
 
-/** A store over records held in memory (a data file, or a small generated set); indexed on first search. */
+/**
+ * A store over records held in memory (a data file). Its search index is built in the background from
+ * the start, in slices between requests, as generated collections' are; the first search finishes what
+ * is left at once, so a search never waits (a data file of 10k records took over a second on its first
+ * search when all of it was indexed then, every request waiting). On a Worker, which does no work
+ * between requests, the first search builds it all.
+ */
 export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
   let index: SearchIndex | undefined;
-  const search = searchCache((term) => {
-    if (!index) {
-      const builder = createSearchIndexBuilder(records.slice(0, 2_000));
-      for (const record of records) builder.add(record);
-      index = builder.finish({ trigrams: records.length <= TRIGRAM_LIMIT });
-    }
-    return index.search(term);
-  });
+  let builder: SearchIndexBuilder | undefined;
+  let built = 0;
+  const layOut = (): SearchIndexBuilder => (builder ??= createSearchIndexBuilder(records.slice(0, LAYOUT_SAMPLE)));
+  const complete = (): SearchIndex => {
+    const laidOut = layOut();
+    while (built < records.length) laidOut.add(records[built++]!);
+    index = laidOut.finish({ trigrams: records.length <= TRIGRAM_LIMIT });
+    return index;
+  };
+  if (BETWEEN_REQUESTS && records.length > 0) {
+    inBackground(() => {
+      if (index) return true;
+      const until = performance.now() + SLICE_MS;
+      const laidOut = layOut();
+      while (built < records.length && performance.now() < until) laidOut.add(records[built++]!);
+      if (built < records.length) return false;
+      complete();
+      return true;
+    });
+  }
+  const search = searchCache((term) => (index ?? complete()).search(term));
   return {
     page(term, start, end) {
       if (term === '') return { total: records.length, records: records.slice(start, end) };
       const hits = search(term);
       return { total: hits.length, records: Array.from(hits.subarray(start, end), (i) => records[i]!) };
     },
-    // Indexed on the first search, synchronously: a search never has to wait.
     searchReady: () => 1,
   };
 }

@@ -14,6 +14,9 @@ export interface SearchIndexBuilder {
   finish(options?: { trigrams?: boolean }): SearchIndex;
 }
 
+/** How many of the first records a store gives createSearchIndexBuilder to lay its index out. */
+export const LAYOUT_SAMPLE = 2_000;
+
 /** How a builder lays out its index (see createSearchIndexBuilder). */
 export interface SearchIndexOptions {
   /** How many records will be added: code and digit columns are allocated once, at that size. */

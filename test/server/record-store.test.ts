@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { searchCache } from '../../src/server/record-store.ts';
+import type { ApiRecord } from '../../src/spec/records.ts';
+import { createRecordStore, type PageResult, searchCache } from '../../src/server/record-store.ts';
 
 describe('searchCache', () => {
   it('searches a term again until it was searched twice, then keeps its matches', () => {
@@ -29,5 +30,57 @@ describe('searchCache', () => {
     searched.length = 0;
     search('paged');
     expect(searched).toEqual([]);
+  });
+});
+
+/** Records whose `code` reads are counted: the index reads each record's fields when it adds it. */
+function countedRecords(count: number): { records: ApiRecord[]; reads: () => number } {
+  let reads = 0;
+  const records = Array.from({ length: count }, (_, i) => {
+    const record: ApiRecord = { id: `record-${i}` };
+    Object.defineProperty(record, 'code', {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return `CODE-${i}`;
+      },
+    });
+    return record;
+  });
+  return { records, reads: () => reads };
+}
+
+/** Lets the event loop turn until `done` or a bound, as a server between requests. */
+async function turns(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !done(); i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('createRecordStore', () => {
+  it('indexes its records between requests from the start, so the first search reads none', async () => {
+    const { records, reads } = countedRecords(3_000);
+    const store = createRecordStore(records);
+    let before = -1;
+    // Done when a turn of the event loop reads no more records.
+    await turns(() => {
+      const now = reads();
+      const still = now === before;
+      before = now;
+      return still && now >= 3_000;
+    });
+    const indexed = reads();
+    expect(indexed).toBeGreaterThanOrEqual(3_000);
+    const found = store.page('code-1234', 0, 10) as PageResult;
+    expect(found.records.map((r) => r.id)).toEqual(['record-1234']);
+    expect(reads()).toBe(indexed);
+  });
+
+  it('finishes the index on a search that comes before the background build has', () => {
+    const { records, reads } = countedRecords(3_000);
+    const store = createRecordStore(records);
+    expect(reads()).toBe(0);
+    const found = store.page('code-2999', 0, 10) as PageResult;
+    expect(found).toMatchObject({ total: 1 });
+    expect(found.records.map((r) => r.id)).toEqual(['record-2999']);
+    expect(reads()).toBeGreaterThanOrEqual(3_000);
   });
 });
