@@ -22,3 +22,23 @@ export function inBackground(slice: () => boolean): void {
   };
   setImmediate(step);
 }
+
+/** Work done in steps: a generator that yields between steps and returns its result. */
+export type Steps<T> = Generator<undefined, T, undefined>;
+
+/** Runs `work` to its end now, and returns its result. */
+export function finishNow<T>(work: Steps<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs steps of `work` until it ends (its result) or the clock passes `until` (undefined: more to do). */
+export function stepUntil<T>(work: Steps<T>, until: number): T | undefined {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+    if (performance.now() >= until) return undefined;
+  }
+}

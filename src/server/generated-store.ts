@@ -2,7 +2,7 @@ import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
 import type { RecordStore } from './record-store.ts';
 import { searchCache } from './record-store.ts';
 import { createSearchIndexBuilder, LAYOUT_SAMPLE, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
-import { BETWEEN_REQUESTS, inBackground, SLICE_MS } from './between-requests.ts';
+import { BETWEEN_REQUESTS, finishNow, inBackground, SLICE_MS, type Steps, stepUntil } from './between-requests.ts';
 
 /**
  * Up to this many records, a search never waits: the first one finishes the index at once if the
@@ -54,9 +54,10 @@ export function createGeneratedStore(
     ? createSearchIndexBuilder(sample(), pooledFields, { expected: count, packed: true })
     : undefined;
   const layOut = (): SearchIndexBuilder => (builder ??= createSearchIndexBuilder(sample(), pooledFields));
-  const finish = (laidOut: SearchIndexBuilder) => {
-    index = large ? laidOut.finish() : laidOut.finish({ trigrams: true });
-  };
+  // Finished in steps too (trigram postings take a few hundred ms for 10k records): one build, which
+  // the first search may complete.
+  let finishing: Steps<SearchIndex> | undefined;
+  const finishingOf = (laidOut: SearchIndexBuilder) => (finishing ??= laidOut.finishing({ trigrams: !large }));
 
   // Every collection's index is built in the background from the start, in slices between requests
   // (the clock is read after every record, about 10 µs): a large one is searched once it is done, a small
@@ -76,19 +77,20 @@ export function createGeneratedStore(
         do addRecord(laidOut, built++);
         while (built < count && performance.now() < until);
       if (built < count) return false;
-      finish(laidOut);
-      return true;
+      index = stepUntil(finishingOf(laidOut), until);
+      return index !== undefined;
     });
   }
 
-  const search = searchCache((term) => {
-    if (!index) {
-      const laidOut = layOut();
-      while (built < count) addRecord(laidOut, built++);
-      finish(laidOut);
-    }
-    return index!.search(term);
-  });
+  const complete = (): SearchIndex => {
+    const laidOut = layOut();
+    while (built < count) addRecord(laidOut, built++);
+    index = finishNow(finishingOf(laidOut));
+    return index;
+  };
+  const search = searchCache((term) => (index ?? complete()).search(term));
+  // The share of a large index built: below 1 until it is finished, its last steps included.
+  const share = () => Math.min(built / count, 0.99);
 
   return {
     page(term, start, end) {
@@ -96,10 +98,10 @@ export function createGeneratedStore(
         const stop = Math.min(end, count);
         return { total: count, ...page(Array.from({ length: Math.max(0, stop - start) }, (_, k) => start + k)) };
       }
-      if (!index && large) return { warming: built / count };
+      if (!index && large) return { warming: share() };
       const hits = search(term);
       return { total: hits.length, ...page(hits.subarray(start, end)) };
     },
-    searchReady: () => (index || !large ? 1 : built / count),
+    searchReady: () => (index || !large ? 1 : share()),
   };
 }

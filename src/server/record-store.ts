@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiRecord } from '../spec/records.ts';
 import { doorkeeper } from './doorkeeper.ts';
-import { BETWEEN_REQUESTS, inBackground, SLICE_MS } from './between-requests.ts';
+import { BETWEEN_REQUESTS, finishNow, inBackground, SLICE_MS, type Steps, stepUntil } from './between-requests.ts';
 import { createSearchIndexBuilder, LAYOUT_SAMPLE, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
 
 /** One page of the records matching a term, with how many match in all. */
@@ -59,10 +59,14 @@ export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
   let builder: SearchIndexBuilder | undefined;
   let built = 0;
   const layOut = (): SearchIndexBuilder => (builder ??= createSearchIndexBuilder(records.slice(0, LAYOUT_SAMPLE)));
+  // Finished in steps too (trigram postings take a few hundred ms for 10k records): one build, which
+  // the first search may complete.
+  let finishing: Steps<SearchIndex> | undefined;
+  const finishingOf = (laidOut: SearchIndexBuilder) => (finishing ??= laidOut.finishing({ trigrams: records.length <= TRIGRAM_LIMIT }));
   const complete = (): SearchIndex => {
     const laidOut = layOut();
     while (built < records.length) laidOut.add(records[built++]!);
-    index = laidOut.finish({ trigrams: records.length <= TRIGRAM_LIMIT });
+    index = finishNow(finishingOf(laidOut));
     return index;
   };
   if (BETWEEN_REQUESTS && records.length > 0) {
@@ -72,8 +76,8 @@ export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
       const laidOut = layOut();
       while (built < records.length && performance.now() < until) laidOut.add(records[built++]!);
       if (built < records.length) return false;
-      complete();
-      return true;
+      index = stepUntil(finishingOf(laidOut), until);
+      return index !== undefined;
     });
   }
   const search = searchCache((term) => (index ?? complete()).search(term));

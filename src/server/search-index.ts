@@ -1,6 +1,7 @@
 import type { ApiRecord } from '../fixtures/record-factory.ts';
-import { createHexColumnBuilder, type HexColumnBuilder, shapeOf } from './hex-column.ts';
-import { searchColumn, textColumnOf, trigramsOf } from './text-column.ts';
+import { createHexColumnBuilder, type HexColumn, type HexColumnBuilder, shapeOf } from './hex-column.ts';
+import { finishNow, type Steps } from './between-requests.ts';
+import { searchColumn, type TextColumn, type Trigrams, textColumnOf, trigramsBuilding } from './text-column.ts';
 
 /** Finds, in order, the positions of the records whose string fields contain a term, ignoring case. */
 export interface SearchIndex {
@@ -12,6 +13,8 @@ export interface SearchIndexBuilder {
   add(record: ApiRecord): void;
   /** With `trigrams`, record texts also get trigram postings: faster searches for ~4x the memory. */
   finish(options?: { trigrams?: boolean }): SearchIndex;
+  /** {@link SearchIndexBuilder.finish} in short steps, for a build between requests. */
+  finishing(options?: { trigrams?: boolean }): Steps<SearchIndex>;
 }
 
 /** How many of the first records a store gives createSearchIndexBuilder to lay its index out. */
@@ -206,11 +209,19 @@ export function createSearchIndexBuilder(
       append(text ?? '');
       count += 1;
     },
-    finish({ trigrams = false } = {}) {
+    finish(options) {
+      return finishNow(this.finishing(options));
+    },
+    *finishing({ trigrams = false } = {}) {
       flush(true);
       starts = new Uint32Array(0);
-      const texts = blocks.map((block) => ({ column: block, trigrams: trigrams ? trigramsOf(block) : undefined }));
-      const hex = [...hexColumns.values()].map((builder) => builder.finish(count));
+      const texts: { column: TextColumn; trigrams: Trigrams | undefined }[] = [];
+      for (const block of blocks) texts.push({ column: block, trigrams: trigrams ? yield* trigramsBuilding(block) : undefined });
+      const hex: HexColumn[] = [];
+      for (const builder of hexColumns.values()) {
+        yield;
+        hex.push(builder.finish(count));
+      }
       // Every dictionary's values in one buffer, one after another, with one trigram index: a search
       // looks each of its trigrams up once for all fields, rather than once per field (each field's
       // index was a cold lookup more per trigram: most of a search's time when served).
@@ -221,18 +232,25 @@ export function createSearchIndexBuilder(
       let k = 0;
       for (const [f, d] of fields.entries()) for (let code = 0; code < d.values.length; code += 1) owner[k++] = f * 0x10000 + code;
       const values = textColumnOf(fields.flatMap((d) => d.values));
-      const valueTrigrams = trigramsOf(values);
-      const columns = fields.map((d) => {
+      const valueTrigrams = yield* trigramsBuilding(values);
+      const columns: {
+        column: Uint8Array | Uint16Array;
+        byCode: ((code: number) => Uint32Array) | undefined;
+        matching: Uint8Array;
+        codes: number[];
+      }[] = [];
+      for (const d of fields) {
+        yield;
         const column = d.column.subarray(0, count);
-        return {
+        columns.push({
           column,
           // Records by code, so a matching value leads straight to its records (small collections only).
           byCode: trigrams ? recordsByCode(column, d.values.length) : undefined,
           // Reused by every search (and cleared after), rather than 64 KB allocated per field per search.
           matching: new Uint8Array(MAX_CODES + 1),
           codes: [] as number[],
-        };
-      });
+        });
+      }
       const total = count;
       const seen = new Uint8Array(total);
       return {

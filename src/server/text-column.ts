@@ -1,3 +1,5 @@
+import { finishNow, type Steps } from './between-requests.ts';
+
 /** Texts stored one after another in a buffer, each ending with a separator byte. */
 export interface TextColumn {
   readonly buffer: Buffer;
@@ -37,11 +39,22 @@ export interface Trigrams {
 /** The first slot to probe for a trigram (Fibonacci hashing). */
 const slotOf = (key: number, shift: number) => Math.imul(key, 0x9e3779b1) >>> shift;
 
+/** Texts between two yields of trigramsBuilding (about 0.1 ms of 350-byte records). */
+const TEXTS_PER_STEP = 16;
+/** Trigrams filed in the table between two yields. */
+const KEYS_PER_STEP = 2048;
+
 /** Builds the trigram postings of a column: a few bytes per byte of text, so only for small columns. */
-export function trigramsOf({ buffer, starts }: TextColumn): Trigrams {
+export function trigramsOf(column: TextColumn): Trigrams {
+  return finishNow(trigramsBuilding(column));
+}
+
+/** {@link trigramsOf} in steps of a few texts, so a build between requests keeps each one short. */
+export function* trigramsBuilding({ buffer, starts }: TextColumn): Steps<Trigrams> {
   const lists = new Map<number, number[]>();
   let total = 0;
   for (let d = 0; d + 1 < starts.length; d += 1) {
+    if (d % TEXTS_PER_STEP === TEXTS_PER_STEP - 1) yield;
     for (let i = starts[d]!, end = starts[d + 1]! - 3; i <= end; i += 1) {
       const key = (buffer[i]! << 16) | (buffer[i + 1]! << 8) | buffer[i + 2]!;
       let list = lists.get(key);
@@ -64,7 +77,9 @@ export function trigramsOf({ buffer, starts }: TextColumn): Trigrams {
   const to = new Uint32Array(1 << bits);
   const postings = new Uint32Array(total);
   let at = 0;
+  let filed = 0;
   for (const [key, list] of lists) {
+    if (++filed % KEYS_PER_STEP === 0) yield;
     let slot = slotOf(key, shift);
     while (keys[slot] !== -1) slot = (slot + 1) & mask;
     keys[slot] = key;

@@ -203,3 +203,22 @@ describe.each([{ expected: true }, { expected: false }])(
     });
   },
 );
+
+describe('finishing an index in steps', () => {
+  it('yields many short steps and gives the index finish gives', () => {
+    const build = () => {
+      const builder = createSearchIndexBuilder(alerts!.slice(0, 500), DOMAIN_BUILDERS.Alert!.pooledFields);
+      for (const record of alerts!) builder.add(record);
+      return builder;
+    };
+    const whole = build().finish({ trigrams: true });
+    const work = build().finishing({ trigrams: true });
+    let steps = 0;
+    let step = work.next();
+    for (; !step.done; step = work.next()) steps += 1;
+    // 1,500 records' trigram postings, 16 texts a step: about a hundred steps, none of them the whole.
+    expect(steps).toBeGreaterThan(50);
+    for (const term of ['active', 'ph28', '2026-1', alerts![7]!.id as string, 'no such text'])
+      expect([...step.value.search(term)]).toEqual([...whole.search(term)]);
+  });
+});
