@@ -4,8 +4,6 @@ import type { ScenarioOptions } from '../server/app-options.ts';
 import { type LatencyRange, MAX_DELAY_MS } from '../server/latency.ts';
 import { integerOption, type OptionFailure, plainFailure as plain } from './option-parsers.ts';
 
-export type { OptionFailure } from './option-parsers.ts';
-
 /** Most requests per second per key that `--rate-limit` takes. */
 export const MAX_RATE_LIMIT = 1_000_000;
 

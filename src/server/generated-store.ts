@@ -1,8 +1,8 @@
 import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
 import type { RecordStore } from './record-store.ts';
 import { searchCache } from './record-store.ts';
-import { createSearchIndexBuilder, LAYOUT_SAMPLE, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
-import { BETWEEN_REQUESTS, finishNow, inBackground, SLICE_MS, type Steps, stepUntil } from './between-requests.ts';
+import { indexBuild } from './index-build.ts';
+import { createSearchIndexBuilder, LAYOUT_SAMPLE, type SearchIndexBuilder } from './search-index.ts';
 
 /**
  * Up to this many records, a search never waits: the first one finishes the index at once if the
@@ -46,51 +46,30 @@ export function createGeneratedStore(
   const sampleSize = Math.min(count, LAYOUT_SAMPLE);
   const sample = () => Array.from({ length: sampleSize }, (_, i) => record(i));
   const large = count > SYNC_INDEX_LIMIT;
-  let index: SearchIndex | undefined;
-  let built = 0;
   // Laid out from a sample: a large collection's now (a few tens of ms at start), a small one's once its
   // sample is made, in slices like the rest (its records are kept, so the sample costs nothing again).
-  let builder: SearchIndexBuilder | undefined = large
-    ? createSearchIndexBuilder(sample(), pooledFields, { expected: count, packed: true })
-    : undefined;
-  const layOut = (): SearchIndexBuilder => (builder ??= createSearchIndexBuilder(sample(), pooledFields));
-  // Finished in steps too (trigram postings take a few hundred ms for 10k records): one build, which
-  // the first search may complete.
-  let finishing: Steps<SearchIndex> | undefined;
-  const finishingOf = (laidOut: SearchIndexBuilder) => (finishing ??= laidOut.finishing({ trigrams: !large }));
-
-  // Every collection's index is built in the background from the start, in slices between requests
-  // (the clock is read after every record, about 10 µs): a large one is searched once it is done, a small
-  // one's first search finishes what is left at once. On a Worker, which does no work between requests
-  // (and takes no large collection), a small collection is indexed on its first search, all at once.
-  if (large || BETWEEN_REQUESTS) {
-    let sampled = 0;
-    inBackground(() => {
-      if (index) return true;
-      const until = performance.now() + SLICE_MS;
-      while (!builder && sampled < sampleSize) {
-        record(sampled++);
-        if (performance.now() >= until) return false;
-      }
-      const laidOut = layOut();
-      if (built < count)
-        do addRecord(laidOut, built++);
-        while (built < count && performance.now() < until);
-      if (built < count) return false;
-      index = stepUntil(finishingOf(laidOut), until);
-      return index !== undefined;
-    });
-  }
-
-  const complete = (): SearchIndex => {
-    const laidOut = layOut();
-    while (built < count) addRecord(laidOut, built++);
-    index = finishNow(finishingOf(laidOut));
-    return index;
-  };
-  const search = searchCache((term) => (index ?? complete()).search(term));
-  // The share of a large index built: below 1 until it is finished, its last steps included.
-  const share = () => Math.min(built / count, 0.99);
+  const packed = large ? createSearchIndexBuilder(sample(), pooledFields, { expected: count, packed: true }) : undefined;
+  let sampled = 0;
+  // A large index is built between requests and searched once done; a small collection's first search
+  // finishes its index at once. On a Worker (no large collection there), a small one is indexed then.
+  const build = indexBuild({
+    count,
+    layOut: () => packed ?? createSearchIndexBuilder(sample(), pooledFields),
+    add: addRecord,
+    trigrams: !large,
+    // A small collection's sample is made in slices too; a large one's was made above.
+    prepare: packed
+      ? undefined
+      : (until) => {
+          while (sampled < sampleSize) {
+            record(sampled++);
+            if (performance.now() >= until) return false;
+          }
+          return true;
+        },
+    always: large,
+  });
+  const search = searchCache((term) => build.complete().search(term));
 
   return {
     page(term, start, end) {
@@ -98,10 +77,10 @@ export function createGeneratedStore(
         const stop = Math.min(end, count);
         return { total: count, ...page(Array.from({ length: Math.max(0, stop - start) }, (_, k) => start + k)) };
       }
-      if (!index && large) return { warming: share() };
+      if (large && !build.index()) return { warming: build.share() };
       const hits = search(term);
       return { total: hits.length, ...page(hits.subarray(start, end)) };
     },
-    searchReady: () => (index || !large ? 1 : share()),
+    searchReady: () => (large ? build.share() : 1),
   };
 }

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiRecord } from '../spec/records.ts';
 import { doorkeeper } from './doorkeeper.ts';
-import { BETWEEN_REQUESTS, finishNow, inBackground, SLICE_MS, type Steps, stepUntil } from './between-requests.ts';
-import { createSearchIndexBuilder, LAYOUT_SAMPLE, type SearchIndex, type SearchIndexBuilder } from './search-index.ts';
+import { indexBuild } from './index-build.ts';
+import { createSearchIndexBuilder, LAYOUT_SAMPLE } from './search-index.ts';
 
 /** One page of the records matching a term, with how many match in all. */
 export interface PageResult {
@@ -49,38 +49,18 @@ export function searchCache(search: (term: string) => Uint32Array): (term: strin
 
 /**
  * A store over records held in memory (a data file). Its search index is built in the background from
- * the start, in slices between requests, as generated collections' are; the first search finishes what
- * is left at once, so a search never waits (a data file of 10k records took over a second on its first
- * search when all of it was indexed then, every request waiting). On a Worker, which does no work
- * between requests, the first search builds it all.
+ * the start, as generated collections' are (see indexBuild); the first search finishes what is left at
+ * once, so a search never waits (a data file of 10k alerts took about half a second on its first search
+ * when all of it was indexed then, every request waiting).
  */
 export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
-  let index: SearchIndex | undefined;
-  let builder: SearchIndexBuilder | undefined;
-  let built = 0;
-  const layOut = (): SearchIndexBuilder => (builder ??= createSearchIndexBuilder(records.slice(0, LAYOUT_SAMPLE)));
-  // Finished in steps too (trigram postings take a few hundred ms for 10k records): one build, which
-  // the first search may complete.
-  let finishing: Steps<SearchIndex> | undefined;
-  const finishingOf = (laidOut: SearchIndexBuilder) => (finishing ??= laidOut.finishing({ trigrams: records.length <= TRIGRAM_LIMIT }));
-  const complete = (): SearchIndex => {
-    const laidOut = layOut();
-    while (built < records.length) laidOut.add(records[built++]!);
-    index = finishNow(finishingOf(laidOut));
-    return index;
-  };
-  if (BETWEEN_REQUESTS && records.length > 0) {
-    inBackground(() => {
-      if (index) return true;
-      const until = performance.now() + SLICE_MS;
-      const laidOut = layOut();
-      while (built < records.length && performance.now() < until) laidOut.add(records[built++]!);
-      if (built < records.length) return false;
-      index = stepUntil(finishingOf(laidOut), until);
-      return index !== undefined;
-    });
-  }
-  const search = searchCache((term) => (index ?? complete()).search(term));
+  const build = indexBuild({
+    count: records.length,
+    layOut: () => createSearchIndexBuilder(records.slice(0, LAYOUT_SAMPLE)),
+    add: (builder, i) => builder.add(records[i]!),
+    trigrams: records.length <= TRIGRAM_LIMIT,
+  });
+  const search = searchCache((term) => build.complete().search(term));
   return {
     page(term, start, end) {
       if (term === '') return { total: records.length, records: records.slice(start, end) };

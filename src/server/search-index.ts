@@ -1,6 +1,6 @@
 import type { ApiRecord } from '../fixtures/record-factory.ts';
 import { createHexColumnBuilder, type HexColumn, type HexColumnBuilder, shapeOf } from './hex-column.ts';
-import { finishNow, type Steps } from './between-requests.ts';
+import type { Steps } from './between-requests.ts';
 import { searchColumn, type TextColumn, type Trigrams, textColumnOf, trigramsBuilding } from './text-column.ts';
 
 /** Finds, in order, the positions of the records whose string fields contain a term, ignoring case. */
@@ -11,9 +11,10 @@ export interface SearchIndex {
 /** Builds a {@link SearchIndex} one record at a time, so a large one can be built in slices. */
 export interface SearchIndexBuilder {
   add(record: ApiRecord): void;
-  /** With `trigrams`, record texts also get trigram postings: faster searches for ~4x the memory. */
-  finish(options?: { trigrams?: boolean }): SearchIndex;
-  /** {@link SearchIndexBuilder.finish} in short steps, for a build between requests. */
+  /**
+   * Finishes the index in short steps, for a build between requests (finishNow runs them at once). With
+   * `trigrams`, record texts also get trigram postings: faster searches for ~4x the memory.
+   */
   finishing(options?: { trigrams?: boolean }): Steps<SearchIndex>;
 }
 
@@ -208,9 +209,6 @@ export function createSearchIndexBuilder(
       }
       append(text ?? '');
       count += 1;
-    },
-    finish(options) {
-      return finishNow(this.finishing(options));
     },
     *finishing({ trigrams = false } = {}) {
       flush(true);

@@ -1,4 +1,4 @@
-import { finishNow, type Steps } from './between-requests.ts';
+import type { Steps } from './between-requests.ts';
 
 /** Texts stored one after another in a buffer, each ending with a separator byte. */
 export interface TextColumn {
@@ -44,12 +44,10 @@ const TEXTS_PER_STEP = 16;
 /** Trigrams filed in the table between two yields. */
 const KEYS_PER_STEP = 2048;
 
-/** Builds the trigram postings of a column: a few bytes per byte of text, so only for small columns. */
-export function trigramsOf(column: TextColumn): Trigrams {
-  return finishNow(trigramsBuilding(column));
-}
-
-/** {@link trigramsOf} in steps of a few texts, so a build between requests keeps each one short. */
+/**
+ * Builds the trigram postings of a column (a few bytes per byte of text, so only for small columns), in
+ * steps of a few texts, so a build between requests keeps each one short.
+ */
 export function* trigramsBuilding({ buffer, starts }: TextColumn): Steps<Trigrams> {
   const lists = new Map<number, number[]>();
   let total = 0;

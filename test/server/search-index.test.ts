@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DOMAIN_BUILDERS } from '../../src/fixtures/domain-builders.ts';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
+import { finishNow } from '../../src/server/between-requests.ts';
 import { createSearchIndexBuilder } from '../../src/server/search-index.ts';
 import { spec } from '../helpers.ts';
 
@@ -32,7 +33,7 @@ const scan = (records: readonly Record<string, unknown>[], term: string) => {
 const build = (records: readonly Record<string, unknown>[], sample = 200, trigrams = false, packed = false, pooled?: readonly string[]) => {
   const builder = createSearchIndexBuilder(records.slice(0, sample), pooled, { packed, expected: packed ? records.length : undefined });
   for (const r of records) builder.add(r);
-  return builder.finish({ trigrams });
+  return finishNow(builder.finishing({ trigrams }));
 };
 
 describe.each([
@@ -103,7 +104,7 @@ describe.each([
     const records = Array.from({ length: 900 }, (_, i) => (i % 3 === 1 ? { n: i } : { kind: `k${String(i).padStart(4, '0')}x` }));
     const builder = createSearchIndexBuilder(records.slice(0, 10), ['kind'], { packed });
     for (const r of records) builder.add(r);
-    const index = builder.finish({ trigrams });
+    const index = finishNow(builder.finishing({ trigrams }));
     for (const i of [0, 2, 381, 382, 383, 384, 385, 899]) {
       const term = `k${String(i).padStart(4, '0')}x`;
       expect(Array.from(index.search(term)), term).toEqual(scan(records, term));
@@ -121,7 +122,7 @@ describe.each([
     }));
     const builder = createSearchIndexBuilder(records.slice(0, 10), ['a', 'b', 'c'], { packed });
     for (const r of records) builder.add(r);
-    const index = builder.finish({ trigrams });
+    const index = finishNow(builder.finishing({ trigrams }));
     for (const term of ['v0599', 'v0300', 'w0399', 'shared', 'share', 'other', 'v05', '0399']) {
       expect(Array.from(index.search(term)), term).toEqual(scan(records, term));
     }
@@ -167,7 +168,7 @@ describe.each([{ expected: true }, { expected: false }])(
       expected: expected ? records.length : undefined,
     });
     for (const r of records) builder.add(r);
-    const index = builder.finish();
+    const index = finishNow(builder.finishing());
 
     it('finds what a plain scan finds, for every kind of term', () => {
       const terms = new Set<string>([
@@ -205,13 +206,13 @@ describe.each([{ expected: true }, { expected: false }])(
 );
 
 describe('finishing an index in steps', () => {
-  it('yields many short steps and gives the index finish gives', () => {
+  it('yields many short steps and gives the index the steps give at once', () => {
     const build = () => {
       const builder = createSearchIndexBuilder(alerts!.slice(0, 500), DOMAIN_BUILDERS.Alert!.pooledFields);
       for (const record of alerts!) builder.add(record);
       return builder;
     };
-    const whole = build().finish({ trigrams: true });
+    const whole = finishNow(build().finishing({ trigrams: true }));
     const work = build().finishing({ trigrams: true });
     let steps = 0;
     let step = work.next();

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { searchColumn, type TextColumn, textColumnOf, trigramsOf } from '../../src/server/text-column.ts';
+import { finishNow } from '../../src/server/between-requests.ts';
+import { searchColumn, type TextColumn, textColumnOf, trigramsBuilding } from '../../src/server/text-column.ts';
+
+const trigramsOf = (column: TextColumn) => finishNow(trigramsBuilding(column));
 
 const found = (column: TextColumn, needle: string, withTrigrams: boolean) => {
   const out: number[] = [];
