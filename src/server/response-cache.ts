@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { doorkeeper } from './doorkeeper.ts';
@@ -19,6 +20,19 @@ interface Stored {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: Buffer;
+}
+
+/** A connection's last replayed request, as compared with its next one (see createResponseCache). */
+interface Asked {
+  readonly version: number;
+  readonly url: string | undefined;
+  /** The key check's verdicts, never a key. */
+  readonly keys: string;
+  readonly host: string | undefined;
+  readonly prefer: IncomingHttpHeaders[string];
+  readonly etags: string | undefined;
+  readonly data: string;
+  readonly hit: Stored;
 }
 
 /** Answers kept, and their bytes: a bounded share of memory, whatever the URLs clients send. */
@@ -46,6 +60,10 @@ export interface ResponseCache {
  * rate, rate limit) must see every request. An answer is stored the second time its request comes, so
  * one-off requests fill nothing. Only requests that came through `replay` are stored (the
  * app served by other means, `app.request()` in a test or another runtime, stores nothing).
+ * A request asking what its connection's last replayed request asked (the same URL, Host, Prefer,
+ * If-None-Match and data, and the same verdict of the key check, which runs on every request) gets
+ * that answer without a lookup, while nothing was stored or evicted since. Such replays do not refresh
+ * the answer's place in the LRU: evicted, it is stored again from its next two requests.
  */
 export function createResponseCache(options: {
   readonly enabled: boolean;
@@ -61,21 +79,24 @@ export function createResponseCache(options: {
     sizeCalculation: (entry) => entry.body.length + 512,
   });
 
-  const keyOf = (request: IncomingMessage): string | undefined => {
-    const { method, headers } = request;
-    if (method !== 'GET' && method !== 'HEAD') return undefined;
+  /** Which configured key each key header carries, by the app's key check (never the key itself). */
+  const verdictsOf = (headers: IncomingHttpHeaders): string => {
     let keys = '';
     for (const name of keyHeaders) {
       const given = headers[name];
       keys += `${knownKey(typeof given === 'string' ? given : undefined)},`;
     }
-    return `${identity()}\u0000${headers.host ?? ''}\u0000${request.url ?? ''}\u0000${keys}\u0000${headers.prefer ?? ''}\u0000${headers['if-none-match'] ?? ''}`;
+    return keys;
   };
 
   // The key of a request that missed, made by replay before the app ran (so data reloaded meanwhile is
   // never stored under the new identity), for capture to store the app's answer under.
   const missed = new WeakMap<IncomingMessage, string>();
   const seenBefore = doorkeeper(MAX_ENTRIES);
+  // What each connection asked last and the answer it got; `version` counts changes to `stored`, so an
+  // answer since replaced or evicted is never replayed from here.
+  const lastAsked = new WeakMap<Socket, Asked>();
+  let version = 0;
 
   const capture: MiddlewareHandler = async (c, next) => {
     await next();
@@ -88,20 +109,45 @@ export function createResponseCache(options: {
     const headers = Object.fromEntries(c.res.headers);
     if (c.res.status === 200) headers['content-length'] = String(body.length);
     stored.set(key, { status: c.res.status, headers, body });
+    version += 1;
   };
 
   const replay = (request: IncomingMessage, response: ServerResponse): boolean => {
-    const key = enabled ? keyOf(request) : undefined;
-    if (key === undefined) return false;
-    const hit = stored.get(key);
-    if (!hit) {
-      // Stored from its second sight on: a request seen once (a fresh search term each time) is never
-      // stored, which would cost more than answering it (reading a Response's headers makes it whole).
-      if (seenBefore(key)) missed.set(request, key);
-      return false;
+    const { method, headers, url, socket } = request;
+    if (!enabled || (method !== 'GET' && method !== 'HEAD')) return false;
+    const keys = verdictsOf(headers);
+    const data = identity();
+    const { host, prefer } = headers;
+    const etags = headers['if-none-match'];
+    // A request like its connection's last one (a client polling a page) is answered as that one was,
+    // without making its key or looking it up. Its key is still checked, in constant time, on every
+    // request: two requests' keys are never compared with each other.
+    const last = socket ? lastAsked.get(socket) : undefined;
+    let hit: Stored | undefined;
+    if (
+      last !== undefined &&
+      last.version === version &&
+      last.url === url &&
+      last.keys === keys &&
+      last.host === host &&
+      last.prefer === prefer &&
+      last.etags === etags &&
+      last.data === data
+    )
+      hit = last.hit;
+    else {
+      const key = `${data}\u0000${host ?? ''}\u0000${url ?? ''}\u0000${keys}\u0000${prefer ?? ''}\u0000${etags ?? ''}`;
+      hit = stored.get(key);
+      if (!hit) {
+        // Stored from its second sight on: a request seen once (a fresh search term each time) is never
+        // stored, which would cost more than answering it (reading a Response's headers makes it whole).
+        if (seenBefore(key)) missed.set(request, key);
+        return false;
+      }
+      if (socket) lastAsked.set(socket, { version, url, keys, host, prefer, etags, data, hit });
     }
     response.writeHead(hit.status, hit.headers);
-    response.end(request.method === 'HEAD' || hit.status === 304 ? undefined : hit.body);
+    response.end(method === 'HEAD' || hit.status === 304 ? undefined : hit.body);
     return true;
   };
 

@@ -1,8 +1,10 @@
 // The response cache must be invisible: a replay sends the app's own status, headers and bytes, and only
 // for a request that would get them again. Over real HTTP through the serve listener.
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { createMock, type Mock } from '../../src/server/create-app.ts';
+import { createDatasetStore } from '../../src/server/dataset-store.ts';
 import { nodeListener } from '../../src/server/node-listener.ts';
 import { KEY, spec } from '../helpers.ts';
 
@@ -94,6 +96,57 @@ describe('the response cache of the node:http listener', () => {
     expect(await replaysDuring(() => get('/alert?page=3', { 'x-api-key': OTHER_KEY }))).toBe(1);
     const viaLocalhost = await fetch(`${base.replace('127.0.0.1', 'localhost')}/alert?page=3`, { headers: { 'x-api-key': KEY } });
     expect(viaLocalhost.headers.get('link')).toContain('http://localhost:');
+  });
+
+  it('answers each request on one kept-alive connection by its own key, If-None-Match, Host, method and data', async () => {
+    // One socket for every request, so each is compared with the connection's last one.
+    const store = createDatasetStore(generateDataset(spec.document, { seed: 5, counts: { alerts: 30, sensors: 2 } }), spec.document);
+    const mock = createMock({ spec, apiKeys: [KEY, OTHER_KEY], store });
+    const own = createServer(nodeListener(counted(mock)));
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const { port } = own.address() as { port: number };
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const ask = (headers: Record<string, string>, method = 'GET') =>
+      new Promise<{ status: number; etag: string; link: string; body: string }>((resolve, reject) => {
+        const options = { host: '127.0.0.1', port, path: '/alert?page=2&pageSize=5', method, headers, agent };
+        const sent = request(options, (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          response.on('end', () => {
+            const { etag, link } = response.headers;
+            resolve({ status: response.statusCode ?? 0, etag: String(etag), link: String(link), body });
+          });
+        });
+        sent.on('socket', (socket) => sockets.add(socket));
+        sent.on('error', reject).end();
+      });
+    try {
+      const keyed = { 'x-api-key': KEY };
+      const first = await ask(keyed);
+      await ask(keyed);
+      expect(await replaysDuring(() => ask(keyed))).toBe(1);
+      expect(first.link).toContain('//127.0.0.1:');
+      expect(await ask({ 'x-api-key': 'wrong' })).toMatchObject({ status: 401 });
+      expect(await ask({})).toMatchObject({ status: 401 });
+      expect(await replaysDuring(async () => expect(await ask(keyed)).toEqual(first))).toBe(1);
+      expect(await ask({ ...keyed, 'if-none-match': first.etag })).toMatchObject({ status: 304, body: '' });
+      expect((await ask({ ...keyed, host: `localhost:${port}` })).link).toContain('//localhost:');
+      expect(await ask(keyed, 'HEAD')).toMatchObject({ status: 200, body: '' });
+      expect(await ask(keyed)).toEqual(first);
+      // New data on the same connection: new bytes, never the last answer.
+      store.replace(generateDataset(spec.document, { seed: 6, counts: { alerts: 30, sensors: 2 } }));
+      const after = await ask(keyed);
+      expect(after.status).toBe(200);
+      expect(after.body).not.toBe(first.body);
+      expect(after.etag).not.toBe(first.etag);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+      own.close();
+    }
   });
 
   it('is off when conditions are simulated', () => {
