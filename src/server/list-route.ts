@@ -99,7 +99,7 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
     const { answer } = outcome;
     // Nothing preferred (example, delay, code), forced or simulated reached this answer: the listener
     // may replay it. It depends only on what the response cache keys on (Host, URL, key, Prefer, If-None-Match).
-    const cacheable = requestHeader(c, 'prefer') === undefined;
+    const cacheable = preferencesOf(c).size === 0;
     // Lower case and in order, as a Fetch Headers object would send them.
     const headers: Record<string, string> = {
       etag: answer.etag,
