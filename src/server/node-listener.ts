@@ -37,14 +37,13 @@ export function appListener(target: ListenedApp, log?: ListenerLog) {
   });
   const logged = log ? requestLog(log.format, log.sink, target.hideKeysOf) : undefined;
   return (request: IncomingMessage, response: ServerResponse): void => {
-    const started = logged ? logged.now() : 0;
     discardBody(request, response);
     if (target.replay?.(request, response)) {
       // A replay is written whole before replay returns: logged now, without a listener per request.
-      logged?.written(request, response, started);
+      logged?.replayed(request, response);
       return;
     }
-    logged?.watch(request, response, started);
+    logged?.watch(request, response, logged.now());
     current = request;
     void app(request, response);
     current = undefined;

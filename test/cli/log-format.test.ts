@@ -23,7 +23,8 @@ describe('the request log', () => {
     // The response cache stores an answer the second time it is asked for and replays it from the third.
     const lines = await logged([], ['/alert?pageSize=2', '/alert?pageSize=2', '/alert?pageSize=2', '/nope']);
     expect(lines).toHaveLength(4);
-    for (const line of lines.slice(0, 3)) expect(line).toMatch(/^GET \/alert\?pageSize=2 200 \d+\.\dms$/);
+    for (const line of lines.slice(0, 2)) expect(line).toMatch(/^GET \/alert\?pageSize=2 200 \d+\.\dms$/);
+    expect(lines[2]).toBe('GET /alert?pageSize=2 200 replayed');
     expect(lines[3]).toMatch(/^GET \/nope 404 /);
   });
 
@@ -37,13 +38,16 @@ describe('the request log', () => {
     }
   });
 
-  it('writes pino JSON objects with --log-format json', async () => {
-    const lines = await logged(['--log-format', 'json'], ['/sensor?page=2']);
-    expect(lines).toHaveLength(1);
-    const entry = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(entry).toMatchObject({ level: 30, method: 'GET', url: '/sensor?page=2', status: 200 });
-    expect(typeof entry.ms).toBe('number');
-    expect(Date.parse(String(entry.time))).not.toBeNaN();
+  it('writes pino JSON objects with --log-format json, replays marked', async () => {
+    const lines = await logged(['--log-format', 'json'], ['/sensor?page=2', '/sensor?page=2', '/sensor?page=2']);
+    expect(lines).toHaveLength(3);
+    const [first, , third] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toMatchObject({ level: 30, method: 'GET', url: '/sensor?page=2', status: 200 });
+    expect(typeof first!.ms).toBe('number');
+    expect(Date.parse(String(first!.time))).not.toBeNaN();
+    // The third is replayed from the response cache: marked so, with no time.
+    expect(third).toMatchObject({ level: 30, method: 'GET', url: '/sensor?page=2', status: 200, replayed: true });
+    expect(third).not.toHaveProperty('ms');
   });
 
   it('refuses an unknown format with one line', async () => {

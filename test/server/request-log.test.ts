@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +13,7 @@ describe('requestLog (compact)', () => {
     vi.restoreAllMocks();
   });
 
-  it('writes each request its own line, a line like the last reused only when nothing in it changed', () => {
+  it('writes each replayed request its own line without reading the clock, a line like the last reused only when nothing in it changed', () => {
     const lines: string[] = [];
     const hideKey: HideKeys = (text) => text.replaceAll('secret', '$KEY');
     let keys: HideKeys = (text) => text;
@@ -21,28 +22,46 @@ describe('requestLog (compact)', () => {
       (line) => lines.push(line),
       () => keys,
     );
-    // A clock that stands still unless a request says how long it took.
-    vi.spyOn(performance, 'now').mockReturnValue(1000);
-    const now = () => log.now();
-    log.written(request('/a'), response(200), now());
-    log.written(request('/a'), response(200), now());
-    log.written(request('/a'), response(404), now());
-    log.written(request('/a', 'HEAD'), response(404), now());
-    log.written(request('/a', 'HEAD'), response(404), now() - 1.26);
-    log.written(request('/a', 'HEAD'), response(404, true), now() - 1.26);
-    log.written(request('/b?k=secret'), response(200), now());
+    const clock = vi.spyOn(performance, 'now');
+    log.replayed(request('/a'), response(200));
+    log.replayed(request('/a'), response(200));
+    log.replayed(request('/a'), response(404));
+    log.replayed(request('/a', 'HEAD'), response(404));
+    log.replayed(request('/a', 'HEAD'), response(404, true));
+    log.replayed(request('/b?k=secret'), response(200));
     // The keys change (data reloaded with other keys): the same URL is hidden again.
     keys = hideKey;
-    log.written(request('/b?k=secret'), response(200), now());
+    log.replayed(request('/b?k=secret'), response(200));
     expect(lines).toEqual([
-      'GET /a 200 0.0ms',
-      'GET /a 200 0.0ms',
-      'GET /a 404 0.0ms',
-      'HEAD /a 404 0.0ms',
-      'HEAD /a 404 1.3ms',
-      'HEAD /a aborted 1.3ms',
-      'GET /b?k=secret 200 0.0ms',
-      'GET /b?k=$KEY 200 0.0ms',
+      'GET /a 200 replayed',
+      'GET /a 200 replayed',
+      'GET /a 404 replayed',
+      'HEAD /a 404 replayed',
+      'HEAD /a aborted replayed',
+      'GET /b?k=secret 200 replayed',
+      'GET /b?k=$KEY 200 replayed',
     ]);
+    expect(clock).not.toHaveBeenCalled();
+  });
+
+  it('times a request the app answers from when it took it to when its response closed, dropped or not', () => {
+    const lines: string[] = [];
+    const log = requestLog(
+      'compact',
+      (line) => lines.push(line),
+      () => (text) => text,
+    );
+    // A clock that stands still: each request says how long ago it was taken.
+    vi.spyOn(performance, 'now').mockReturnValue(1000);
+    const answered = (finished: boolean) =>
+      Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: finished }) as unknown as ServerResponse;
+    const responses = [answered(true), answered(true), answered(false)];
+    log.watch(request('/a'), responses[0]!, log.now());
+    log.watch(request('/a'), responses[1]!, log.now() - 1.26);
+    log.watch(request('/a'), responses[2]!, log.now() - 1.26);
+    expect(lines).toEqual([]);
+    for (const response of responses) response.emit('close');
+    log.replayed(request('/a'), response(200));
+    expect(lines).toEqual(['GET /a 200 0.0ms', 'GET /a 200 1.3ms', 'GET /a aborted 1.3ms', 'GET /a 200 replayed']);
   });
 });
