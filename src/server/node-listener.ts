@@ -43,7 +43,7 @@ export function appListener(target: ListenedApp, log?: ListenerLog) {
       logged?.replayed(request, response);
       return;
     }
-    logged?.watch(request, response, logged.now());
+    logged?.watch(request, response);
     current = request;
     void app(request, response);
     current = undefined;

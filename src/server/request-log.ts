@@ -24,10 +24,11 @@ type LineWriter = (method: string, url: string, keys: HideKeys, status: number |
 
 /** What the listener calls for each request (see requestLog). */
 export interface RequestLog {
-  /** The time the app took a request, to give {@link RequestLog.watch}. */
-  readonly now: () => number;
-  /** Logs the request when its response closes, however it ends (an answer, a dropped connection). */
-  readonly watch: (request: IncomingMessage, response: ServerResponse, started: number) => void;
+  /**
+   * Called as the app takes a request: logs it when its response closes, however it ends (an answer, a
+   * dropped connection), with the time since.
+   */
+  readonly watch: (request: IncomingMessage, response: ServerResponse) => void;
   /**
    * Logs a request whose stored answer was just replayed, written whole: no listener is needed, and it
    * is `aborted` only if its connection was already gone.
@@ -42,9 +43,9 @@ export interface RequestLog {
  * as one short line. A request the app answers is logged when its response closes, so one whose
  * connection dropped is logged too, with the time since the app took it. A replayed answer is logged
  * at once, as `replayed` (`replayed: true` in JSON) instead of a time: it is written within the
- * listener's call, in microseconds, and its two clock reads were the log's largest cost: in paired perf
- * a build without them was 1.06-1.07x cheaper per replayed page than one with them (1.03x for this
- * change as built, which also reads the clock only once the app takes a request). Keys `hide` knows are hidden in the URL
+ * listener's call, in microseconds, and its two clock reads were the log's largest cost (paired perf:
+ * 1.06-1.07x more CPU per replayed page than no clock read; 1.03x more than reading the clock only for
+ * requests the app takes, as here). Keys `hide` knows are hidden in the URL
  * (a client may send the key in the query); `hide` may depend on the request (the proxy hides the key
  * each sent).
  */
@@ -70,8 +71,8 @@ export function requestLog(format: LogFormat, sink: LogSink, hide: (request: Inc
   const log = (request: IncomingMessage, status: number | 'aborted', tenths: number | 'replayed') =>
     write(request.method ?? '-', request.url ?? '/', hide(request), status, tenths);
   return {
-    now: () => performance.now(),
-    watch: (request, response, started) => {
+    watch: (request, response) => {
+      const started = performance.now();
       // `on`, not `once`: a response closes once, and `once` wraps every listener in a bound function.
       response.on('close', () =>
         log(request, response.writableFinished ? response.statusCode : 'aborted', Math.round((performance.now() - started) * 10)),

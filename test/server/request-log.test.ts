@@ -51,14 +51,12 @@ describe('requestLog (compact)', () => {
       (line) => lines.push(line),
       () => (text) => text,
     );
-    // A clock that stands still: each request says how long ago it was taken.
-    vi.spyOn(performance, 'now').mockReturnValue(1000);
+    // A clock read when each request is taken (1000, 998.74, 998.74) and stands at 1000 when they close.
+    vi.spyOn(performance, 'now').mockReturnValueOnce(1000).mockReturnValueOnce(998.74).mockReturnValueOnce(998.74).mockReturnValue(1000);
     const answered = (finished: boolean) =>
       Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: finished }) as unknown as ServerResponse;
     const responses = [answered(true), answered(true), answered(false)];
-    log.watch(request('/a'), responses[0]!, log.now());
-    log.watch(request('/a'), responses[1]!, log.now() - 1.26);
-    log.watch(request('/a'), responses[2]!, log.now() - 1.26);
+    for (const response of responses) log.watch(request('/a'), response);
     expect(lines).toEqual([]);
     for (const response of responses) response.emit('close');
     log.replayed(request('/a'), response(200));
