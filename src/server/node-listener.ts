@@ -3,6 +3,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Mock } from './create-app.ts';
 import { discardBody } from './discard-body.ts';
 import type { HideKeys } from './hide-keys.ts';
+import { holdTickObject } from './hold-tick-object.ts';
 import { OUTSIDE_APP_HEADERS, PROBLEMS, problemBody } from './problem.ts';
 import { type LogFormat, type LogSink, requestLog } from './request-log.ts';
 
@@ -24,9 +25,11 @@ export interface ListenedApp {
  * The node:http request listener of the mock and the proxy: the replay of a stored answer, else the app
  * through @hono/node-server, whose refusals get problem+json (see refused) and whose unread request
  * bodies are dropped without closing a kept-alive connection (see discardBody). With `log`, one line per
- * request (see requestLog), keys hidden.
+ * request (see requestLog), keys hidden. Holds a tick object so that nextTick stays optimized (see
+ * holdTickObject).
  */
 export function appListener(target: ListenedApp, log?: ListenerLog) {
+  holdTickObject();
   // The request being handed to the adapter: it calls errorHandler synchronously, before its first await,
   // when it cannot make a Request of it. Read only there; undefined otherwise.
   let current: IncomingMessage | undefined;
