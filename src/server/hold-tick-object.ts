@@ -8,12 +8,13 @@ let held: object | null | undefined;
  * classes (maps) of tick objects are never collected.
  *
  * Why: `nextTick` builds each tick object as a literal with computed symbol keys, and V8 records the map
- * each key is defined on. When a full GC runs while no tick is pending (an idle server, or one busy in a
- * long synchronous step such as a collection's first search), nothing holds those maps: the next tick
- * builds new ones, the recorded maps no longer match, and the feedback turns megamorphic for good. From
- * then on every tick object (several per HTTP request) is built in V8's runtime instead of the optimized
- * code. Measured on the mock (Node 24, paired perf, 3 pairs each): 1.05-1.13x more CPU per replayed page
- * without this, 0.98-1.02x with it. Seen on Node 24 and 26; see test/server/hold-tick-object.test.ts.
+ * each key is defined on. When a full GC runs while no tick is pending (as during a collection's first
+ * search, when the request before it on its connection left nothing queued), nothing holds those maps: the
+ * next tick builds new ones, the recorded maps no longer match, and the feedback turns megamorphic for good.
+ * From then on every tick object (several per HTTP request) is built in V8's runtime instead of the
+ * optimized code. Measured on the mock (Node 24, paired perf against a twin whose maps survived, 3 pairs
+ * each): 1.05-1.13x more CPU per replayed page without this, 0.98-1.04x with it. Seen on Node 24 and 26;
+ * see test/server/hold-tick-object.test.ts.
  *
  * Call it once the server is set up; later calls do nothing. Costs one small object.
  */

@@ -29,10 +29,12 @@ async function literalStates(mode: 'hold' | 'control'): Promise<string[]> {
 describe('holdTickObject', () => {
   it("keeps nextTick's tick-object literal monomorphic across a full GC with no tick pending", async () => {
     const [control, held] = await Promise.all([literalStates('control'), literalStates('hold')]);
+    // No state printed at all: V8's debug print changed, and this test must learn its new form.
+    expect(control.length, "no feedback states in %DebugPrint's output").toBeGreaterThan(0);
     // The control shows what the hold prevents. If it stops turning megamorphic, Node or V8 fixed the
-    // cause and holdTickObject can go; if no state is printed at all, V8's debug print changed.
+    // cause and holdTickObject can go.
     expect(control, "this Node's nextTick no longer loses its maps: holdTickObject may be unneeded").toContain('MEGAMORPHIC');
-    expect(held.length).toBeGreaterThan(0);
-    expect(held.every((state) => state === 'MONOMORPHIC')).toBe(true);
+    expect(held.length).toBe(control.length);
+    expect(held.filter((state) => state !== 'MONOMORPHIC')).toEqual([]);
   });
 });
