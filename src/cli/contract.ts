@@ -1,5 +1,6 @@
 import { ALL_CHECKS } from '../contract/checks/index.ts';
 import { unrunReport } from '../contract/grade.ts';
+import { consoleReport } from '../contract/reports/console-report.ts';
 import { CONTRACT_DEFAULTS, runContract } from '../contract/run-contract.ts';
 import { ContractSetupError, type ContractReport } from '../contract/types.ts';
 import { loadSpec } from '../spec/load-spec.ts';
@@ -39,27 +40,29 @@ The key never appears in any output: requests are shown with $TEMPMON_API_KEY.
 Checks:
 ${ALL_CHECKS.map((c) => `  ${c.name.padEnd(30)} ${c.description}`).join('\n')}`;
 
+const CONTRACT_OPTIONS = {
+  target: { type: 'string' },
+  'api-key': { type: 'string' },
+  strict: { type: 'boolean' },
+  checks: { type: 'string' },
+  seed: { type: 'string' },
+  examples: { type: 'string' },
+  junit: { type: 'string' },
+  json: { type: 'string' },
+  timeout: { type: 'string' },
+  'max-duration': { type: 'string' },
+  'max-pages': { type: 'string' },
+  'max-response-time': { type: 'string' },
+  rate: { type: 'string' },
+  'max-retries': { type: 'string' },
+  header: { type: 'string', multiple: true },
+  spec: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 /** Runs `tempmon contract`; resolves with the exit code. */
 export async function contractCommand(args: readonly string[], log: (text: string) => void = console.log): Promise<number> {
-  const values = parseOptions('contract', args, {
-    target: { type: 'string' },
-    'api-key': { type: 'string' },
-    strict: { type: 'boolean' },
-    checks: { type: 'string' },
-    seed: { type: 'string' },
-    examples: { type: 'string' },
-    junit: { type: 'string' },
-    json: { type: 'string' },
-    timeout: { type: 'string' },
-    'max-duration': { type: 'string' },
-    'max-pages': { type: 'string' },
-    'max-response-time': { type: 'string' },
-    rate: { type: 'string' },
-    'max-retries': { type: 'string' },
-    header: { type: 'string', multiple: true },
-    spec: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const values = couldNotRun(log, process.env.TEMPMON_API_KEY, () => parseOptions('contract', args, CONTRACT_OPTIONS));
   if (values.help) {
     log(CONTRACT_HELP);
     return 0;
@@ -72,7 +75,13 @@ export async function contractCommand(args: readonly string[], log: (text: strin
   const secrets = { ...(apiKey ? { apiKey } : {}), headerValues: rawHeaders.map(headerSecret) };
   // Checked before the first request: a report path that cannot be written must not cost a whole run.
   const writers = reportWriters({ junit: values.junit as string | undefined, json: values.json as string | undefined }, secrets);
-  const unrun = (reason: string) => writers.write(unrunReport(target ?? '(none)', strict, reason));
+  const unrun = (reason: string) => {
+    const report = unrunReport(target ?? '(none)', strict, reason);
+    // The verdict is the last line on stdout of every run, this one's too; stderr still says why.
+    log(writers.console(report).split('\n').at(-1)!);
+    writers.write(report);
+  };
+
   try {
     if (writers.problem) throw writers.problem;
     const headerValues = rawHeaders.map(parseHeader);
@@ -135,6 +144,20 @@ export async function contractCommand(args: readonly string[], log: (text: strin
       error instanceof Error && (error.name === 'CliError' || error.name === 'SpecError')
         ? error.message
         : `unexpected error in the kit: ${String(error)}`,
+    );
+    throw error;
+  }
+}
+
+/** Runs `parse`; when it throws, prints the verdict line of a run that could not run (redacted) and rethrows. */
+function couldNotRun<T>(log: (text: string) => void, apiKey: string | undefined, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    log(
+      consoleReport(unrunReport('(none)', false, (error as Error).message), { ...(apiKey ? { apiKey } : {}), headerValues: [] })
+        .split('\n')
+        .at(-1)!,
     );
     throw error;
   }

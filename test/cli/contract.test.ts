@@ -112,11 +112,14 @@ describe('tempmon contract', () => {
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--timeout', '0'], '--timeout must be an integer from 1'],
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--header', 'no colon'], "--header must look like 'Name: value'"],
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--spec', '/nonexistent.yaml'], 'cannot read spec /nonexistent.yaml'],
+    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--no-such-option'], 'unknown option --no-such-option'],
   ])('contract %j cannot run: one line, no key', async (args, message) => {
     vi.stubEnv('TEMPMON_API_KEY', '');
     const lines: string[] = [];
     const error = await usageError(() => contractCommand(args, (text) => lines.push(text)));
     expect(error.message).toContain(message);
+    // The verdict is the last line on stdout, a run that could not run included.
+    expect(lines.join('\n').split('\n').at(-1)).toBe(`COULD NOT RUN: ${error.message}`);
     expect(error.message + lines.join('\n')).not.toContain(SECRET);
   });
 

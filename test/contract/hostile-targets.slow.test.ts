@@ -158,10 +158,11 @@ function expectInconclusive(run: Run, status: string): void {
   }
 }
 
-/** Exit 2: one line on stderr matching `message`, nothing on stdout, both reports saying "could not run". */
+/** Exit 2: one line on stderr matching `message`, the verdict alone on stdout, both reports saying "could not run". */
 function expectCouldNotRun(run: Run, message: RegExp): void {
   expect(run.status).toBe(2);
-  expect(run.stdout).toBe('');
+  expect(run.stdout).toMatch(/^COULD NOT RUN: [^\n]*\n$/);
+  expect(run.stdout).toMatch(message);
   expect(run.stderr.endsWith('\n') && run.stderr.trimEnd().split('\n')).toHaveLength(1);
   expect(run.stderr).toMatch(/^tempmon: /);
   expect(run.stderr).toMatch(message);
@@ -397,7 +398,7 @@ describe('hostile targets, over real HTTP, against the built CLI', () => {
       const target = await listen(fromFetch(app.fetch));
       const run = await contract(target.url, ['--junit', '/nonexistent-dir/x.xml', ...SMALL], { reports: false });
       expect(run.status).toBe(2);
-      expect(run.stdout).toBe('');
+      expect(run.stdout).toBe('COULD NOT RUN: --junit /nonexistent-dir/x.xml cannot be written: ENOENT\n');
       expect(run.stderr).toBe('tempmon: --junit /nonexistent-dir/x.xml cannot be written: ENOENT\n');
       expect(existsSync('/nonexistent-dir/x.xml')).toBe(false);
       expect(target.requests()).toBe(0);

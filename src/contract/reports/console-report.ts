@@ -1,3 +1,4 @@
+import { preview } from '../check.ts';
 import { toCurl } from '../curl.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Verdict } from '../types.ts';
@@ -15,6 +16,20 @@ export const replayCommand = (target: string, seed: number, check: string) =>
   `tempmon contract --target '${target}' --seed ${seed} --checks ${check}`;
 
 /**
+ * A check's line: its worst status over the operations, and, when some operations were skipped and
+ * others not, how many were evaluated: a PASS must never stand for parts that were not looked at.
+ */
+function statusLine(check: string, outcomes: readonly CheckOutcome[]): string {
+  const worst = (['failed', 'warned', 'passed', 'skipped'] as const).find((s) => outcomes.some((o) => o.status === s))!;
+  const skipped = outcomes.filter((o) => o.status === 'skipped');
+  const partly =
+    skipped.length > 0 && skipped.length < outcomes.length
+      ? ` (${outcomes.length - skipped.length} of ${outcomes.length} operations; ${skipped.length} SKIP: ${preview(skipped[0]!.skipReason ?? '', 100)})`
+      : '';
+  return `${MARK[worst]} ${check}${partly}: ${outcomes[0]!.description}`;
+}
+
+/**
  * The report for a terminal or a CI log: one block per check (operations inside), each failure with
  * what was expected, what came back and a curl command that reproduces it; then the summary line.
  */
@@ -24,8 +39,7 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
   for (const outcome of report.outcomes) byCheck.set(outcome.check, [...(byCheck.get(outcome.check) ?? []), outcome]);
 
   for (const [check, outcomes] of byCheck) {
-    const worst = (['failed', 'warned', 'passed', 'skipped'] as const).find((s) => outcomes.some((o) => o.status === s))!;
-    lines.push(`${MARK[worst]} ${check}: ${outcomes[0]!.description}`);
+    lines.push(statusLine(check, outcomes));
     for (const outcome of outcomes) {
       if (outcome.status === 'skipped')
         lines.push(
