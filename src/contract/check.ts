@@ -21,8 +21,31 @@ export const notApplicable = (reason: string): Skip => ({ skip: reason, cause: '
 /** The check could not observe what it checks: SKIP with the reason, and the run is inconclusive. */
 export const noEvidence = (reason: string): Skip => ({ skip: reason, cause: 'no-evidence' });
 
+/** A page of the listing as the kit read it, at the listing's page size. */
+export interface ReadPage {
+  readonly page: number;
+  readonly records: readonly Record<string, unknown>[];
+  readonly exchange: Exchange;
+}
+
+/** Where a listing longer than --max-pages ends, found in O(log n) requests (see `read-listing.ts`). */
+export interface ListingEnd {
+  readonly size: number;
+  /** Records up to the end: (last page - 1) * size + the last page's length. */
+  readonly total: number;
+  /** The last page with records. */
+  readonly last: ReadPage;
+  /** The first page found with no records (the page after the last, or after `repeated`). */
+  readonly past: Exchange;
+  /** A page after the last whose records all repeat the last page's: records past the end. */
+  readonly repeated?: ReadPage;
+  /** The pages with records read from the prefix's last page on (it, the search for the end, sampled pairs), by number. */
+  readonly pages: readonly ReadPage[];
+}
+
 /** The records of an operation, read page by page at the largest page size. */
 export interface Listing {
+  /** The records read: all of them when `complete`, else the first `pages` pages (the prefix). */
   readonly records: readonly Record<string, unknown>[];
   /** False when --max-pages stopped the enumeration before the end. */
   readonly complete: boolean;
@@ -30,9 +53,25 @@ export interface Listing {
   readonly problem?: string;
   /** A record seen on two pages (the first repeat), when the listing's pages overlap. */
   readonly repeated?: { readonly id: string; readonly page: number };
-  /** Pages requested to read it. */
+  /** Pages requested to read the prefix. */
   readonly pages: number;
+  /** The page size it was read at, and the --max-pages that bounded it. */
+  readonly size: number;
+  readonly maxPages: number;
+  /** For a listing longer than --max-pages: where it ends. */
+  readonly end?: ListingEnd;
+  /** For a listing longer than --max-pages whose end could not be found: why. */
+  readonly endProblem?: string;
 }
+
+/** How many records the listing has, when known: read to its end, or its end found. */
+export const listingTotal = (listing: Listing): number | undefined => (listing.complete ? listing.records.length : listing.end?.total);
+
+/** What a check that needs the whole listing says of one longer than --max-pages: it does not apply here. */
+export const tooLong = (listing: Listing, what = 'this needs the whole listing'): Skip =>
+  notApplicable(
+    `${what}, and the listing is longer than --max-pages ${listing.maxPages}: ${listing.records.length.toLocaleString('en-US')} records read${listing.end ? ` of ${listing.end.total.toLocaleString('en-US')}` : ''}`,
+  );
 
 /** What a check knows of the operation under test and how it talks to the target. */
 export interface OperationContext {
@@ -53,6 +92,8 @@ export interface OperationContext {
   send(query: Readonly<Record<string, string>>, options?: SendOptions): Promise<Exchange>;
   /** The whole listing (cached; bounded by --max-pages). */
   listing(): Promise<Listing>;
+  /** The listing if a check has asked for it, else undefined (nothing is sent). */
+  listingRead(): Promise<Listing> | undefined;
 }
 
 interface CheckBase {
@@ -143,14 +184,17 @@ export function needRecords(exchanges: readonly Exchange[], what: string): Skip 
   return bad.length === 0 ? undefined : noEvidence(`${what} needs 200 JSON arrays, but ${describeAnswers(bad)}`);
 }
 
-/** No evidence unless the listing was read (to its end when `complete`) with at least `min` records. */
-export function needListing(listing: Listing, min: number, complete = false): Skip | undefined {
+/**
+ * No evidence unless the listing was read with at least `min` records and, when `extent`, its number of
+ * records is known (read to its end, or, past --max-pages, its end found).
+ */
+export function needListing(listing: Listing, min: number, extent = false): Skip | undefined {
   if (listing.problem && listing.records.length < min) return noEvidence(`the listing could not be read: ${listing.problem}`);
-  if (complete && !listing.complete) {
+  if (extent && listingTotal(listing) === undefined) {
     return noEvidence(
       listing.problem
         ? `the listing could not be read to its end: ${listing.problem}`
-        : `the listing was not read to its end within --max-pages ${listing.pages}: raise it to check this`,
+        : `the listing is longer than --max-pages ${listing.maxPages} and its end could not be found: ${listing.endProblem ?? ''}`,
     );
   }
   if (listing.records.length < min)

@@ -1,4 +1,4 @@
-import type { CheckOutcome, ContractReport, Verdict } from './types.ts';
+import type { CheckOutcome, ContractReport, ListingCoverage, Verdict } from './types.ts';
 
 /** What a run counted, besides its outcomes. */
 export interface GradeInput {
@@ -8,6 +8,7 @@ export interface GradeInput {
   readonly stats: { readonly sent: number; readonly retried: number };
   readonly seed: number;
   readonly examples: number;
+  readonly coverage?: readonly ListingCoverage[];
 }
 
 /**
@@ -58,6 +59,7 @@ export function grade(input: GradeInput): ContractReport {
     ...(reason ? { reason } : {}),
     seed: input.seed,
     examples: input.examples,
+    ...(input.coverage ? { coverage: input.coverage } : {}),
   };
 }
 

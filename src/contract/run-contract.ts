@@ -1,13 +1,23 @@
 import { listOperations, type Operation } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { targetView } from '../spec/target-view.ts';
-import { identities, noEvidence, recordsOf, type Check, type Finding, type OperationContext, type Skip } from './check.ts';
+import {
+  identities,
+  listingTotal,
+  noEvidence,
+  recordsOf,
+  type Check,
+  type Finding,
+  type Listing,
+  type OperationContext,
+  type Skip,
+} from './check.ts';
 import { ALL_CHECKS, selectChecks } from './checks/index.ts';
 import { grade } from './grade.ts';
 import type { ContractOptions } from './contract-options.ts';
 import { createHttpClient, DEADLINE_REACHED } from './http-client.ts';
 import { createOperationContext } from './operation-context.ts';
-import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure } from './types.ts';
+import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure, type ListingCoverage } from './types.ts';
 
 export type { ContractOptions } from './contract-options.ts';
 
@@ -101,7 +111,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       const judged = exchanges.filter((e) => e.error !== DEADLINE_REACHED);
       for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, context, judged));
     }
+    const read = await Promise.all(runs.map(({ context }) => context.listingRead()));
+    const coverage = runs.flatMap(({ operation }, i) => (read[i] ? [coverageOf(operation.operationId, read[i])] : []));
     return grade({
+      coverage,
       target: options.target,
       strict: options.strict ?? false,
       outcomes,
@@ -110,6 +123,17 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       examples: settings.examples,
     });
   }
+}
+
+function coverageOf(operationId: string, listing: Listing): ListingCoverage {
+  const total = listingTotal(listing);
+  return {
+    operationId,
+    read: listing.records.length,
+    ...(total !== undefined ? { total } : {}),
+    sampledPages: listing.end ? listing.end.pages.length - 1 : 0,
+    complete: listing.complete,
+  };
 }
 
 /** Exit-2 conditions: nothing reached, the key refused, or every listing a 404 (a wrong base URL). */

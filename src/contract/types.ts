@@ -73,6 +73,18 @@ export interface CheckOutcome {
  */
 export type Verdict = 'conformant' | 'not conformant' | 'inconclusive' | 'could not run';
 
+/** How much of a listing a run read: all of it, or, past --max-pages, a prefix and pages up to the end it found. */
+export interface ListingCoverage {
+  readonly operationId: string;
+  /** Records read page by page from the start. */
+  readonly read: number;
+  /** Records in the listing, when known (read to the end, or its end found). */
+  readonly total?: number;
+  /** Pages of records read beyond the prefix (finding the end, sampled pairs). */
+  readonly sampledPages: number;
+  readonly complete: boolean;
+}
+
 /** The result of a whole contract run. */
 export interface ContractReport {
   readonly target: string;
@@ -95,6 +107,8 @@ export interface ContractReport {
   /** The seed of the generated requests: `--seed` with it replays them. */
   readonly seed?: number;
   readonly examples?: number;
+  /** How much of each listing was read (absent for a run that could not run). */
+  readonly coverage?: readonly ListingCoverage[];
 }
 
 /** The run cannot start: the target does not answer at all, refuses the key, or an option is wrong. Exit code 2 in the CLI. */

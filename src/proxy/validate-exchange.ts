@@ -47,6 +47,7 @@ export function exchangeValidator(
     apiKey: undefined,
     send: () => Promise.reject(new Error('the proxy sends no probes')),
     listing: () => Promise.reject(new Error('the proxy reads no listings')),
+    listingRead: () => undefined,
   } satisfies OperationContext;
   return (exchange: Exchange): Violation[] => {
     const time = new Date().toISOString();

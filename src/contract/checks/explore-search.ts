@@ -1,51 +1,117 @@
-import { identities, needListing, preview, recordsOf, type ScenarioCheck } from '../check.ts';
+import { identities, needListing, preview, recordsOf, tooLong, type Listing, type ScenarioCheck } from '../check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
-import { explorationOf } from '../explore/exploration-state.ts';
+import { explorationOf, type ExplorationState } from '../explore/exploration-state.ts';
 import { requestArbitrary, resolveRequest } from '../explore/generated-request.ts';
+import type { Exchange } from '../types.ts';
+import { containsTerm } from './search-term.ts';
 
 /**
  * Generated requests judged against the model under the spec's assumptions (warnings): the records a
  * term finds (a case-insensitive substring of any string field; empty means all), in the listing's order,
- * and 200 [] past the end. Needs the whole listing.
+ * and 200 [] past the end. A listing longer than --max-pages is judged where its records are known (the
+ * pages read, past the end found); a search narrows it, and a search's answer that fits in --max-pages is
+ * judged whole: the records read that contain the term first, in order, and every result containing it.
  */
 export const exploreSearch: ScenarioCheck = {
   name: 'explore_search',
   kind: 'scenario',
   description: 'generated searches and pages find exactly the records the model expects, in order, 200 [] past the end (assumed)',
-  evidence: 'the listing read to its end with at least 1 record, and generated requests answered without a 5xx or redirect',
+  evidence:
+    'the listing read to its end (or its end found) with at least 1 record, and generated requests answered without a 5xx or redirect',
   async run(context) {
-    const missing = needListing(await context.listing(), 1, true);
+    const listing = await context.listing();
+    const missing = needListing(listing, 1, true);
     if (missing) return missing;
-    const { model, send, wrong } = await explorationOf(context);
-    return explore(context, requestArbitrary(model, context.parameters, wrong.length), async (generated): Promise<Judgement> => {
-      if (generated.credentials !== undefined) return { kind: 'pass' };
-      const request = resolveRequest(generated, model, context.parameters);
-      const exchange = await send(request.query);
-      const unanswered = usable(exchange);
-      if (unanswered) return unanswered;
-      const term = request.term?.text ?? '';
-      const found = model.matches(term);
-      const start = (request.page - 1) * request.size;
-      const want = identities(found.slice(start, start + request.size));
-      const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(term, 40))}` : ''}`;
-      const records = recordsOf(exchange);
-      const fail = (message: string, expected: string, actual: string): Judgement => ({
-        kind: 'fail',
-        finding: { severity: 'warning', message, expected, actual, exchange },
-      });
-      if (!records)
-        return fail(
-          `${where} is not 200 with a JSON array`,
-          want.length === 0 ? '200 []' : '200 with records',
-          `${exchange.response!.status} ${preview(exchange.response!.text, 80)}`,
-        );
-      const ids = identities(records);
-      if (ids.join() === want.join()) return { kind: 'pass' };
-      return fail(
-        `${where} differs from the model (${found.length} records contain the term, ignoring case, in listing order)`,
-        want.join(', ') || '[]',
-        ids.join(', ') || '[]',
-      );
-    });
+    const state = await explorationOf(context);
+    const { model, send, wrong } = state;
+    return explore(
+      context,
+      requestArbitrary(model, context.parameters, wrong.length),
+      async (generated): Promise<Judgement> => {
+        if (generated.credentials !== undefined) return { kind: 'pass' };
+        const request = resolveRequest(generated, model, context.parameters);
+        const exchange = await send(request.query);
+        const unanswered = usable(exchange);
+        if (unanswered) return unanswered;
+        const term = request.term?.text ?? '';
+        const start = (request.page - 1) * request.size;
+        const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(term, 40))}` : ''}`;
+        const fail = (message: string, expected: string, actual: string, shown: Exchange = exchange): Judgement => ({
+          kind: 'fail',
+          finding: { severity: 'warning', message, expected, actual, exchange: shown },
+        });
+        const expected = await expectedResults(state, listing, term, start, request.size);
+        if ('judgement' in expected) return expected.judgement;
+        if ('wrong' in expected) {
+          const { message, expected: want, actual, shown } = expected.wrong;
+          return fail(message, want, actual, shown);
+        }
+        const want = identities(expected.records);
+        const records = recordsOf(exchange);
+        if (!records)
+          return fail(
+            `${where} is not 200 with a JSON array`,
+            want.length === 0 ? '200 []' : '200 with records',
+            `${exchange.response!.status} ${preview(exchange.response!.text, 80)}`,
+          );
+        const ids = identities(records);
+        if (ids.join() === want.join()) return { kind: 'pass' };
+        return fail(`${where} differs from the model (${expected.how})`, want.join(', ') || '[]', ids.join(', ') || '[]');
+      },
+      () => tooLong(listing, 'every generated request needed records beyond those read'),
+    );
   },
 };
+
+type Expected =
+  | { readonly records: readonly Record<string, unknown>[]; readonly how: string }
+  | { readonly judgement: Judgement }
+  | { readonly wrong: { readonly message: string; readonly expected: string; readonly actual: string; readonly shown?: Exchange } };
+
+/** The records the model expects at start..start+size-1 for `term`, or why that is not known. */
+async function expectedResults(state: ExplorationState, listing: Listing, term: string, start: number, size: number): Promise<Expected> {
+  const { model, reference } = state;
+  if (model.complete) {
+    const found = model.matches(term);
+    return { records: found.slice(start, start + size), how: `${found.length} records contain the term, ignoring case, in listing order` };
+  }
+  if (term === '') {
+    const total = model.total!;
+    if (start >= total) return { records: [], how: `the listing ends after ${total} records` };
+    if (start + size <= model.records.length)
+      return { records: model.records.slice(start, start + size), how: `records ${start}..${start + size - 1} of the pages read` };
+    return { judgement: { kind: 'beyond' } };
+  }
+  const whole = await reference.whole(term, listing.maxPages);
+  if ('unusable' in whole) return { judgement: { kind: 'unusable', exchange: whole.unusable } };
+  if (!whole.complete) return { judgement: { kind: 'beyond' } };
+  // The answer must hold the records read that contain the term first, in order, and only records that contain it.
+  const head = identities(model.matches(term));
+  const got = identities(whole.records.slice(0, head.length));
+  const shown = whole.first;
+  if (got.join() !== head.join()) {
+    return {
+      wrong: {
+        message: `the answer searching ${JSON.stringify(preview(term, 40))} does not start with the ${head.length} records of the first ${model.records.length} that contain it, in listing order`,
+        expected: preview(head.join(', ') || '[]', 200),
+        actual: preview(got.join(', ') || '[]', 200),
+        ...(shown ? { shown } : {}),
+      },
+    };
+  }
+  const strays = whole.records.filter((r) => !containsTerm(r, term));
+  if (strays.length > 0) {
+    return {
+      wrong: {
+        message: `${strays.length} of ${whole.records.length} results searching ${JSON.stringify(preview(term, 40))} do not contain it, ignoring case`,
+        expected: 'every result contains the term',
+        actual: identities(strays.slice(0, 3)).join(', '),
+        ...(shown ? { shown } : {}),
+      },
+    };
+  }
+  return {
+    records: whole.records.slice(start, start + size),
+    how: `the target's whole answer for the term, ${whole.records.length} records, each containing it, those read first`,
+  };
+}

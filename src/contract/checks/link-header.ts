@@ -1,5 +1,5 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { needListing, needRecords, notApplicable, pageQuery } from '../check.ts';
+import { listingTotal, needListing, needRecords, notApplicable, pageQuery } from '../check.ts';
 
 /** Parses an RFC 8288 Link header into rel -> URL (relative URLs resolved against `base`). */
 export function parseLinks(header: string, base: string): Map<string, URL> | undefined {
@@ -38,12 +38,13 @@ export const linkHeader: ScenarioCheck = {
     if (!links)
       return [{ severity: 'warning', message: 'Link does not parse as RFC 8288', expected: '<url>; rel="..."', actual: header, exchange }];
     const findings: Finding[] = [];
-    const last = Math.max(1, Math.ceil(listing.records.length / size));
+    const total = listingTotal(listing);
+    const last = Math.max(1, Math.ceil((total ?? listing.records.length) / size));
     const expected: Record<string, number | undefined> = {
       first: 1,
       prev: 1,
       next: 2 < last ? 3 : undefined,
-      ...(listing.complete ? { last } : {}),
+      ...(total !== undefined ? { last } : {}),
     };
     for (const [rel, page] of Object.entries(expected)) {
       const url = links.get(rel);

@@ -1,30 +1,56 @@
-import { answered, describeAnswers, needListing, noEvidence, pageQuery, preview, type ScenarioCheck } from '../check.ts';
+import {
+  answered,
+  describeAnswers,
+  identities,
+  listingTotal,
+  needListing,
+  noEvidence,
+  pageQuery,
+  preview,
+  type Finding,
+  type ScenarioCheck,
+} from '../check.ts';
 
-/** A page past the end is 200 with an empty array (assumed: a warning; records there are an error). */
+/**
+ * A page past the end is 200 [] (assumed: a warning; records there are an error). Past --max-pages the end
+ * is the one the kit found, and a last page that only repeats the page before it is records past the end.
+ */
 export const pagePastEnd: ScenarioCheck = {
   name: 'page_past_end',
   kind: 'scenario',
   description: 'a page past the end is 200 [] (assumed)',
-  evidence: 'the listing read to its end, and an answer for the page after it',
+  evidence: 'the listing read to its end (or its end found), and an answer for the page after it',
   async run(context) {
     const listing = await context.listing();
     const missing = needListing(listing, 0, true);
     if (missing) return missing;
-    const size = 10;
-    const page = Math.floor(listing.records.length / size) + 2;
-    const exchange = await context.send(pageQuery(context, page, size));
-    if (!answered(exchange)) return noEvidence(`page ${page} past the end: ${describeAnswers([exchange])}`);
-    const response = exchange.response!;
-    if (response.status === 200 && Array.isArray(response.json) && response.json.length === 0) return [];
-    const records = Array.isArray(response.json) && response.json.length > 0;
-    return [
-      {
-        severity: records ? 'error' : 'warning',
-        message: `page ${page} of size ${size} (past the end of ${listing.records.length} records) is not 200 []`,
+    const findings: Finding[] = [];
+    const repeat = listing.end?.repeated;
+    if (repeat) {
+      findings.push({
+        severity: 'error',
+        message: `page ${repeat.page} of size ${listing.size}, after the last page, repeats records of page ${repeat.page - 1}`,
         expected: '200 []',
-        actual: `${response.status} ${preview(response.text, 80)}`,
-        exchange,
-      },
-    ];
+        actual: `${repeat.records.length} records: ${preview(identities(repeat.records).join(', '), 80)}`,
+        exchange: repeat.exchange,
+      });
+    }
+    const total = listingTotal(listing)!;
+    const size = 10;
+    const page = Math.floor(total / size) + 2;
+    const exchange = await context.send(pageQuery(context, page, size));
+    if (!answered(exchange))
+      return findings.length > 0 ? findings : noEvidence(`page ${page} past the end: ${describeAnswers([exchange])}`);
+    const response = exchange.response!;
+    if (response.status === 200 && Array.isArray(response.json) && response.json.length === 0) return findings;
+    const records = Array.isArray(response.json) && response.json.length > 0;
+    findings.push({
+      severity: records ? 'error' : 'warning',
+      message: `page ${page} of size ${size} (past the end of ${total} records) is not 200 []`,
+      expected: '200 []',
+      actual: `${response.status} ${preview(response.text, 80)}`,
+      exchange,
+    });
+    return findings;
   },
 };

@@ -1,17 +1,22 @@
 import {
   answered,
   describeAnswers,
+  listingTotal,
   needListing,
   noEvidence,
   pageQuery,
   recordsOf,
   unusable,
   type Finding,
+  type OperationContext,
   type ScenarioCheck,
 } from '../check.ts';
 import type { Exchange } from '../types.ts';
 
-/** A page holds pageSize records, or all the rest on the last page. */
+/**
+ * A page holds pageSize records, or all the rest on the last page. Past --max-pages, the end the kit found
+ * at the largest size must be the end at another size too: a last page dropped or padded shows there.
+ */
 export const pageSizeConformance: ScenarioCheck = {
   name: 'page_size_conformance',
   kind: 'scenario',
@@ -22,6 +27,7 @@ export const pageSizeConformance: ScenarioCheck = {
     const missing = needListing(listing, 2);
     if (missing) return missing;
     const known = listing.records.length;
+    const total = listingTotal(listing);
     const max = Number(context.parameters.pageSize.schema.maximum ?? 100);
     const findings: Finding[] = [];
     const unseen: Exchange[] = [];
@@ -35,7 +41,7 @@ export const pageSizeConformance: ScenarioCheck = {
         continue;
       }
       // Without the whole listing, only "at most n" (and "n" when we saw more than n) can be asserted.
-      const expected = listing.complete ? Math.min(size, known) : size <= known ? size : undefined;
+      const expected = total !== undefined ? Math.min(size, total) : size <= known ? size : undefined;
       const wrong = expected === undefined ? records.length > size : records.length !== expected;
       if (wrong) {
         findings.push({
@@ -48,6 +54,30 @@ export const pageSizeConformance: ScenarioCheck = {
       }
     }
     if (unseen.length === sizes.length) return noEvidence(`no page size got an answer to judge: ${describeAnswers(unseen)}`);
+    if (listing.end) findings.push(...(await endAtAnotherSize(context, listing.end.total, listing.size)));
     return findings;
   },
 };
+
+/** The last page at size 7 holds what the end found at `size` leaves there, and the page after it none. */
+async function endAtAnotherSize(context: OperationContext, total: number, size: number): Promise<Finding[]> {
+  const other = size === 7 ? 6 : 7;
+  const last = Math.max(1, Math.ceil(total / other));
+  const findings: Finding[] = [];
+  for (const [page, want] of [
+    [last, total - (last - 1) * other],
+    [last + 1, 0],
+  ] as const) {
+    const exchange = await context.send(pageQuery(context, page, other));
+    const records = recordsOf(exchange);
+    if (!records || records.length === want) continue;
+    findings.push({
+      severity: 'error',
+      message: `page ${page} of size ${other} holds ${records.length} records, though read at size ${size} the listing ends after ${total}`,
+      expected: `${want} records`,
+      actual: `${records.length} records`,
+      exchange,
+    });
+  }
+  return findings;
+}

@@ -1,8 +1,10 @@
-import { identities, needListing, needRecords, pageQuery, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
+import { identities, needListing, needRecords, pageQuery, recordsOf, type Finding, type Listing, type ScenarioCheck } from '../check.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is
- * records (k-1)n .. kn-1 of the whole listing, and no record is on two pages of it.
+ * records (k-1)n .. kn-1 of the whole listing, and no record is on two pages of it. Past --max-pages, the
+ * pages read far in (finding the end, sampled pairs) are judged too: adjacent ones share no record, and every
+ * page before the last is full.
  */
 export const paginationConsistency: ScenarioCheck = {
   name: 'pagination_consistency',
@@ -23,7 +25,7 @@ export const paginationConsistency: ScenarioCheck = {
     }
     const missing = needListing(listing, 1);
     if (missing) return missing;
-    const findings: Finding[] = [];
+    const findings: Finding[] = farPages(listing);
     const small = await Promise.all([1, 2, 3].map((page) => context.send(pageQuery(context, page, 2))));
     const six = await context.send(pageQuery(context, 1, 6));
     const unusable = needRecords([...small, six], 'comparing pages 1-3 of size 2 with page 1 of size 6');
@@ -65,3 +67,37 @@ export const paginationConsistency: ScenarioCheck = {
     return findings;
   },
 };
+
+/** Adjacent pages read beyond the prefix share no record, and each one before the last page is full. */
+function farPages(listing: Listing): Finding[] {
+  const end = listing.end;
+  if (!end) return [];
+  // A page repeating the last one is not among them: records past the end are page_past_end's, not an overlap.
+  const pages = end.pages;
+  const findings: Finding[] = [];
+  for (const [i, page] of pages.entries()) {
+    const next = pages[i + 1];
+    if (page.page < end.last.page && page.records.length !== listing.size) {
+      findings.push({
+        severity: 'error',
+        message: `page ${page.page} of size ${listing.size} holds ${page.records.length} records, though later pages have records`,
+        expected: `${listing.size} records`,
+        actual: `${page.records.length} records`,
+        exchange: page.exchange,
+      });
+    }
+    if (next?.page !== page.page + 1) continue;
+    const ids = new Set(identities(page.records));
+    const shared = identities(next.records).filter((id) => ids.has(id));
+    if (shared.length > 0) {
+      findings.push({
+        severity: 'error',
+        message: `pages ${page.page} and ${next.page} of size ${listing.size} share ${shared.length} record${shared.length === 1 ? '' : 's'}`,
+        expected: 'every record on one page only',
+        actual: `${shared.slice(0, 3).join(', ')} on both`,
+        exchange: next.exchange,
+      });
+    }
+  }
+  return findings;
+}

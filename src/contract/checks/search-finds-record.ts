@@ -1,5 +1,6 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { identities, identity, needListing, needRecords, noEvidence, pageQuery, recordsOf } from '../check.ts';
+import { identities, identity, needListing, needRecords, noEvidence, pageQuery, recordsOf, tooLong } from '../check.ts';
+import type { Exchange } from '../types.ts';
 import { containsTerm, pickSearchTerm } from './search-term.ts';
 
 /** A term taken from a record finds that record, and every result contains the term (assumed: warnings). */
@@ -9,17 +10,31 @@ export const searchFindsRecord: ScenarioCheck = {
   description: 'a term taken from a record finds it, and every result contains the term (assumed)',
   evidence: 'a record with a distinctive string value, and a 200 array for the search',
   async run(context) {
-    const missing = needListing(await context.listing(), 1);
+    const listing = await context.listing();
+    const missing = needListing(listing, 1);
     if (missing) return missing;
     const picked = await pickSearchTerm(context);
     if (!picked) return noEvidence('no record has a distinctive string value to search for');
     const max = Number(context.parameters.pageSize.schema.maximum ?? 100);
-    const exchange = await context.send(pageQuery(context, 1, max, { [context.parameters.search.name]: picked.term }));
-    const unusable = needRecords([exchange], `searching ${JSON.stringify(picked.term)}`);
-    if (unusable) return unusable;
-    const records = recordsOf(exchange)!;
+    // The value is distinctive among the records read; past them, other records may share it, so the
+    // answer is read on until the record shows, the answer ends, or --max-pages pages were read.
+    const records: Record<string, unknown>[] = [];
+    let exchange: Exchange | undefined;
+    let ended = false;
+    for (let page = 1; page <= (listing.complete ? 1 : listing.maxPages); page += 1) {
+      exchange = await context.send(pageQuery(context, page, max, { [context.parameters.search.name]: picked.term }));
+      const unusable = needRecords([exchange], `searching ${JSON.stringify(picked.term)}`);
+      if (unusable) return unusable;
+      const batch = recordsOf(exchange)!;
+      records.push(...batch);
+      ended = batch.length < max;
+      if (ended || identities(batch).includes(identity(picked.record))) break;
+    }
     const findings: Finding[] = [];
-    if (!identities(records).includes(identity(picked.record))) {
+    const unseen = !identities(records).includes(identity(picked.record));
+    // Not found in --max-pages pages of an answer that goes on: nothing known either way.
+    const beyond = unseen && !ended && !listing.complete;
+    if (unseen && !beyond) {
       findings.push({
         severity: 'warning',
         message: `searching ${JSON.stringify(picked.term)} did not find ${identity(picked.record)}`,
@@ -38,6 +53,8 @@ export const searchFindsRecord: ScenarioCheck = {
         exchange,
       });
     }
-    return findings;
+    return beyond && findings.length === 0
+      ? tooLong(listing, `the answer searching ${JSON.stringify(picked.term)} is longer too, and the record was not in it`)
+      : findings;
   },
 };

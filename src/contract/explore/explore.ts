@@ -7,6 +7,8 @@ export type Judgement =
   | { readonly kind: 'pass' }
   /** The answer cannot be judged (5xx, redirect, no response, a reference page that failed). */
   | { readonly kind: 'unusable'; readonly exchange: Exchange }
+  /** What the request needs known lies beyond what --max-pages read (a long listing or search answer). */
+  | { readonly kind: 'beyond' }
   | { readonly kind: 'fail'; readonly finding: Finding };
 
 /** Shrinking sends real requests: a bound keeps a failing run short. */
@@ -15,20 +17,27 @@ const MAX_SHRINKS = 120;
 /**
  * Sends `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the
  * first failure is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with
- * the seed that replays it. No evidence when no generated request got an answer that could be judged.
+ * the seed that replays it. No evidence when no generated request got an answer that could be judged;
+ * `beyond()` when every one needed what lies beyond the pages --max-pages lets the kit read.
  */
 export async function explore<T>(
   context: OperationContext,
   arbitrary: fc.Arbitrary<T>,
   judge: (value: T) => Promise<Judgement>,
+  beyond?: () => Skip,
 ): Promise<Finding[] | Skip> {
   let judged = 0;
+  let unknown = 0;
   const unusable: Exchange[] = [];
   let failure: Finding | undefined;
   const property = fc.asyncProperty(fc.limitShrink(arbitrary, MAX_SHRINKS), async (value) => {
     const judgement = await judge(value);
     if (judgement.kind === 'unusable') {
       unusable.push(judgement.exchange);
+      return true;
+    }
+    if (judgement.kind === 'beyond') {
+      unknown += 1;
       return true;
     }
     judged += 1;
@@ -43,6 +52,7 @@ export async function explore<T>(
     return [{ ...failure, message: `${failure.message} (request ${details.numRuns} of ${context.examples}${shrunk})`, seed: context.seed }];
   }
   if (details.failed && details.errorInstance) throw details.errorInstance;
+  if (judged === 0 && unknown > 0 && beyond) return beyond();
   if (judged === 0)
     return noEvidence(`none of ${context.examples} generated requests got an answer to judge: ${describeAnswers(unusable)}`);
   return [];

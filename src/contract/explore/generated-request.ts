@@ -119,7 +119,7 @@ export function requestArbitrary(model: ListingModel, parameters: ListingParamet
 /** Makes a generated request concrete: page positions become page numbers for the model's result count. */
 export function resolveRequest(request: GeneratedRequest, model: ListingModel, parameters: ListingParameters): ResolvedRequest {
   const size = request.pageSize ?? Number(parameters.pageSize.schema.default);
-  const count = model.matches(request.term?.kind === 'absent-term' ? request.term.text : (request.term?.text ?? '')).length;
+  const count = model.count(request.term?.text ?? '');
   const last = Math.max(1, Math.ceil(count / size));
   const position = request.page;
   const page =

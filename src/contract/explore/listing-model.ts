@@ -1,4 +1,4 @@
-import { identity, type Listing } from '../check.ts';
+import { identity, listingTotal, type Listing } from '../check.ts';
 
 /** The listing as read by the kit, with what the spec's assumed search rule expects of it. */
 export interface ListingModel {
@@ -6,12 +6,16 @@ export interface ListingModel {
   readonly ids: readonly string[];
   /** True when the listing was read to its end: only then are expectations about the whole made. */
   readonly complete: boolean;
+  /** The listing's number of records when known (read to its end, or its end found past --max-pages). */
+  readonly total: number | undefined;
   /** Distinct searchable strings of the records, in first-seen order (the pool terms are drawn from). */
   readonly values: readonly string[];
   /** Whether a record with this id was read. */
   has(id: string): boolean;
-  /** The records the assumed rule finds for `term`, in listing order (all of them for an empty term). */
+  /** The records read that the assumed rule finds for `term`, in listing order (all of them for an empty term). */
   matches(term: string): readonly Record<string, unknown>[];
+  /** How many records `term` finds: exact when the listing is complete or the term empty, else those read. */
+  count(term: string): number;
 }
 
 /** The strings a search looks at in a record: string fields and the strings of array fields. */
@@ -37,6 +41,7 @@ export function createListingModel(listing: Listing): ListingModel {
     records,
     ids,
     complete: listing.complete,
+    total: listingTotal(listing),
     values,
     has: (id) => idSet.has(id),
     matches(term) {
@@ -48,6 +53,9 @@ export function createListingModel(listing: Listing): ListingModel {
         cache.set(needle, found);
       }
       return found;
+    },
+    count(term) {
+      return term === '' ? (listingTotal(listing) ?? records.length) : this.matches(term).length;
     },
   };
 }

@@ -5,6 +5,11 @@ import type { Exchange } from '../types.ts';
 /** Records of the target's own answer for a search, or the exchange that did not give them. */
 export type Reference = { readonly records: readonly Record<string, unknown>[] } | { readonly unusable: Exchange };
 
+/** The target's whole answer for a search (`complete` false when it is longer than the pages read), or the exchange that failed. */
+export type Whole =
+  | { readonly records: readonly Record<string, unknown>[]; readonly complete: boolean; readonly first?: Exchange }
+  | { readonly unusable: Exchange };
+
 /**
  * The target's own result set for a search term, read at the largest page size and cached: the
  * reference a page of any other size must be a slice of. That is the stated rule (page p of size s holds
@@ -27,8 +32,35 @@ export function createReferencePages(context: OperationContext) {
     }
     return exchange;
   };
+  const wholes = new Map<string, Promise<Whole>>();
   return {
     max,
+    /**
+     * The target's whole answer for `term` when it fits in `maxPages` pages of the largest size (`complete`
+     * false when it does not: one read of page maxPages + 1 tells, so a broad term costs one request).
+     */
+    whole(term: string, maxPages: number): Promise<Whole> {
+      let whole = wholes.get(term);
+      if (!whole) {
+        whole = (async (): Promise<Whole> => {
+          const beyond = await fetchPage(term, maxPages + 1);
+          const tail = recordsOf(beyond);
+          if (!tail) return { unusable: beyond };
+          if (tail.length > 0) return { records: [], complete: false };
+          const records: Record<string, unknown>[] = [];
+          for (let n = 1; n <= maxPages; n += 1) {
+            const exchange = await fetchPage(term, n);
+            const batch = recordsOf(exchange);
+            if (!batch) return { unusable: exchange };
+            records.push(...batch);
+            if (batch.length < max) return { records, complete: true, first: await fetchPage(term, 1) };
+          }
+          return { records, complete: false };
+        })();
+        wholes.set(term, whole);
+      }
+      return whole;
+    },
     /** Results start .. start+count-1 of the target's answer for `term` (no search when undefined). */
     async slice(term: string | undefined, start: number, count: number): Promise<Reference> {
       const first = Math.floor(start / max) + 1;

@@ -64,6 +64,18 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
       `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
     );
   }
-  lines.push(`${VERDICT[report.verdict]}${report.reason ? `: ${report.reason}` : ''}`);
+  lines.push(`${VERDICT[report.verdict]}${report.reason ? `: ${report.reason}` : ''}${partlyRead(report)}`);
   return redact(lines.join('\n'), secrets);
+}
+
+/** For listings longer than --max-pages, how much the verdict rests on: ` (listAlerts: 5,000 of 1,000,037 records read, ...)`. */
+function partlyRead(report: ContractReport): string {
+  const long = (report.coverage ?? []).filter((c) => !c.complete && c.read > 0);
+  if (long.length === 0) return '';
+  const n = (value: number) => value.toLocaleString('en-US');
+  const parts = long.map(
+    (c) =>
+      `${c.operationId}: ${n(c.read)}${c.total !== undefined ? ` of ${n(c.total)}` : ''} records read in order, ${c.sampledPages} page${c.sampledPages === 1 ? '' : 's'} beyond${c.total !== undefined ? ' up to the end' : ''}`,
+  );
+  return ` (${parts.join('; ')})`;
 }

@@ -1,0 +1,115 @@
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { describeAnswer, identity, recordsOf, type Listing, type ListingEnd, type ReadPage } from './check.ts';
+import type { Exchange } from './types.ts';
+
+/** Sends page `page` of size `size` of the listing (no search). */
+export type PageReader = (page: number, size: number) => Promise<Exchange>;
+
+/** Doublings of the page number before the kit gives up looking for the end (page 50 * 2^40 is beyond any listing). */
+const MAX_DOUBLINGS = 40;
+/** Adjacent pairs of pages sampled from the seed between the prefix and the end, besides the last two pages. */
+const SAMPLED_PAIRS = 3;
+
+/**
+ * Reads a listing page by page at `size` (the largest) from page `first`, up to `maxPages` pages. When the
+ * listing is longer, its end is found in O(log n) more requests (the page number doubled until a page is
+ * empty, then bisected), and a few adjacent pairs of pages between are read, from the seed, so that what
+ * lies beyond the prefix is judged too.
+ *
+ * @example
+ * const listing = await readListing((page, size) => context.send(pageQuery(context, page, size)), 1, 100, 50, seed);
+ * listing.complete ? listing.records.length : listing.end?.total;
+ */
+export async function readListing(read: PageReader, first: number, size: number, maxPages: number, seed: number): Promise<Listing> {
+  const records: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  const base = { size, maxPages };
+  let exchange: Exchange | undefined;
+  for (let n = 0; n < maxPages; n += 1) {
+    exchange = await read(first + n, size);
+    const batch = recordsOf(exchange);
+    if (!batch) {
+      const why = describeAnswer(exchange) + (exchange.response?.status === 200 ? ', not a JSON array' : '');
+      return { ...base, records, complete: false, problem: `page ${first + n} of size ${size} got ${why}`, pages: n + 1 };
+    }
+    const repeated = batch.find((record) => seen.has(identity(record)));
+    if (repeated) {
+      const problem = `page ${first + n} of size ${size} repeats ${identity(repeated)}, already on an earlier page`;
+      return { ...base, records, complete: false, problem, repeated: { id: identity(repeated), page: first + n }, pages: n + 1 };
+    }
+    for (const record of batch) seen.add(identity(record));
+    records.push(...batch);
+    if (batch.length < size) return { ...base, records, complete: true, pages: n + 1 };
+  }
+  const last = first + maxPages - 1;
+  const end = await findEnd(read, size, { page: last, records: records.slice(-size), exchange: exchange! }, seed);
+  return {
+    ...base,
+    records,
+    complete: false,
+    pages: maxPages,
+    ...('problem' in end ? { endProblem: end.problem } : { end }),
+  };
+}
+
+async function findEnd(read: PageReader, size: number, prefixLast: ReadPage, seed: number): Promise<ListingEnd | { problem: string }> {
+  const pages = new Map<number, ReadPage>([[prefixLast.page, prefixLast]]);
+  const get = async (page: number): Promise<ReadPage | { problem: string }> => {
+    const known = pages.get(page);
+    if (known) return known;
+    const exchange = await read(page, size);
+    const batch = recordsOf(exchange);
+    if (!batch) return { problem: `page ${page} of size ${size}, read to find where the listing ends, got ${describeAnswer(exchange)}` };
+    const got = { page, records: batch, exchange };
+    pages.set(page, got);
+    return got;
+  };
+  // Invariant: page lo has records; page hi (once found) has none.
+  let lo = prefixLast.page;
+  let hi: number | undefined;
+  for (let doublings = 0; hi === undefined; doublings += 1) {
+    if (doublings === MAX_DOUBLINGS) return { problem: `page ${lo} of size ${size} still has records: no end found` };
+    const probe = await get(lo * 2);
+    if ('problem' in probe) return probe;
+    if (probe.records.length > 0) lo = probe.page;
+    else hi = probe.page;
+  }
+  while (hi - lo > 1) {
+    const probe = await get(Math.floor((lo + hi) / 2));
+    if ('problem' in probe) return probe;
+    if (probe.records.length > 0) lo = probe.page;
+    else hi = probe.page;
+  }
+  const past = pages.get(hi)!;
+  // The last two pages, and pairs between the prefix and the end from the seed, one in each stretch.
+  const pairs = new Set<number>();
+  if (lo - 1 > prefixLast.page) pairs.add(lo - 1);
+  const random = xoroshiro128plus(seed >>> 0);
+  const span = lo - 1 - (prefixLast.page + 1);
+  for (let k = 0; k < SAMPLED_PAIRS && span > 0; k += 1) {
+    const from = prefixLast.page + 1 + Math.floor((span * k) / SAMPLED_PAIRS);
+    const to = prefixLast.page + 1 + Math.floor((span * (k + 1)) / SAMPLED_PAIRS) - 1;
+    if (to >= from) pairs.add(uniformInt(random, from, to));
+  }
+  for (const page of [...pairs].sort((a, b) => a - b)) {
+    for (const p of [page, page + 1]) {
+      const got = await get(p);
+      if ('problem' in got) return got;
+    }
+  }
+  // A last page whose records are all on the page before answers a page past the end with records again.
+  const found = pages.get(lo)!;
+  const before = pages.get(lo - 1);
+  const seen = new Set(before?.records.map(identity));
+  const repeated = before && found.records.every((record) => seen.has(identity(record))) ? found : undefined;
+  const last = repeated ? before! : found;
+  return {
+    size,
+    total: (last.page - 1) * size + last.records.length,
+    last,
+    past: past.exchange,
+    pages: [...pages.values()].filter((p) => p.records.length > 0 && p !== repeated).sort((a, b) => a.page - b.page),
+    ...(repeated ? { repeated } : {}),
+  };
+}
