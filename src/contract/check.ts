@@ -107,6 +107,8 @@ interface CheckBase {
   readonly optIn?: string;
   /** When the check does not apply to this run, why (it is then reported as skipped). */
   skip?(context: OperationContext): Skip | undefined;
+  /** Each finding judges one answer on its own, never against another: data that changes cannot explain it. */
+  readonly judgesEachAnswer?: boolean;
 }
 
 /** A check applied to every response the kit receives for an operation. */

@@ -28,6 +28,8 @@ export interface ContractOptions {
   readonly rate?: number;
   /** Retries of a 429 (honouring Retry-After). */
   readonly maxRetries?: number;
+  /** Time between re-reads of a listing whose answers changed during the run (default 1 s). */
+  readonly rereadIntervalMs?: number;
   /** How to send requests; undici by default, an app's fetch for an in-process target. */
   readonly fetch?: FetchLike;
 }

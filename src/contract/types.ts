@@ -44,6 +44,11 @@ export interface Failure {
   readonly occurrences?: number;
   /** For a failure found by generated requests: the seed whose `--seed` replays it. */
   readonly seed?: number;
+  /**
+   * True when no change of the data between requests can explain it (a term no record can contain that
+   * returns records, a wrong key accepted): it stands whatever the data did during the run.
+   */
+  readonly absolute?: boolean;
 }
 
 /**

@@ -3,6 +3,7 @@ import { runContract } from '../../src/contract/run-contract.ts';
 import { ContractSetupError } from '../../src/contract/types.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { KEY, spec } from '../helpers.ts';
+import { growing, liveTarget } from './live-targets.ts';
 
 const small = createApp({ spec, dataset: { seed: 5, counts: { alerts: 40, sensors: 12 } } });
 const other = createApp({ spec, dataset: { seed: 6, counts: { alerts: 41, sensors: 12 } } });
@@ -25,14 +26,23 @@ describe('verdicts of a run', () => {
     expect(stopped.every((o) => o.skipCause === 'no-evidence')).toBe(true);
   });
 
-  it('data that changes during the run gives "data changed", not violations', async () => {
-    // Another dataset after the listing was read: to the kit, records appear and vanish mid-run.
+  it('data replaced once during the run is judged again on the new data, not reported as violations', async () => {
+    // Another dataset after the listing was read: to the kit, records appear and vanish mid-run, then stand still.
     let requests = 0;
     const changing = (request: Request) => {
       requests += 1;
       return (requests > 60 ? other : small).fetch(request);
     };
-    const report = await run(changing, { checks: ['pagination_consistency', 'explore_pages', 'explore_search'] });
+    const report = await run(changing, { checks: ['pagination_consistency', 'explore_pages', 'explore_search'], rereadIntervalMs: 1 });
+    expect(report.outcomes.flatMap((o) => o.failures)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+
+  it('data that changes between every few requests, so no re-run sees it still, is inconclusive, not violations', async () => {
+    const report = await run(liveTarget(growing(2)), {
+      checks: ['pagination_consistency', 'explore_pages', 'explore_search'],
+      rereadIntervalMs: 1,
+    });
     expect(report.verdict).toBe('inconclusive');
     expect(report.summary.failed).toBe(0);
     const changed = report.outcomes.filter((o) => o.skipReason?.startsWith('data changed during the run'));

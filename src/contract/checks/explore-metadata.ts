@@ -18,17 +18,19 @@ export const exploreMetadata: ScenarioCheck = {
     const listing = await context.listing();
     const missing = needListing(listing, 1, true);
     if (missing) return missing;
-    const { model, send, wrong, reference } = await explorationOf(context);
-    const first = await send({});
+    const state = await explorationOf(context);
+    const { wrong } = state;
+    const first = await state.send({});
     if (recordsOf(first) && first.response!.headers['x-total-count'] === undefined && first.response!.headers.link === undefined) {
       return notApplicable('the target sends neither X-Total-Count nor Link (optional headers)');
     }
     const names = context.parameters;
     return explore(
       context,
-      requestArbitrary(model, names, wrong.length),
+      requestArbitrary(state.model, names, wrong.length),
       async (generated): Promise<Judgement> => {
         if (generated.credentials !== undefined) return { kind: 'pass' };
+        const { model, send, reference } = state;
         const request = resolveRequest(generated, model, names);
         const exchange = await send(request.query);
         const unanswered = usable(exchange);
@@ -86,7 +88,7 @@ export const exploreMetadata: ScenarioCheck = {
         }
         return { kind: 'pass' };
       },
-      () => tooLong(listing, 'every generated request needed a count beyond the pages read'),
+      { beyond: () => tooLong(listing, 'every generated request needed a count beyond the pages read'), resync: state.resync },
     );
   },
 };

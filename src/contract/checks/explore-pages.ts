@@ -15,76 +15,85 @@ export const explorePages: ScenarioCheck = {
   description: 'generated searches and pages (any valid page, size and term) get the slices and records the interface states',
   evidence: 'a listing with at least 1 record, and generated requests answered without a 5xx or redirect',
   async run(context) {
-    const { model, reference, send, wrong } = await explorationOf(context);
+    const state = await explorationOf(context);
+    const { wrong } = state;
     const missing = needListing(await context.listing(), 1);
     if (missing) return missing;
-    return explore(context, requestArbitrary(model, context.parameters, wrong.length), async (generated): Promise<Judgement> => {
-      const request = resolveRequest(generated, model, context.parameters);
-      const credentials = generated.credentials === undefined ? undefined : wrong[generated.credentials];
-      const exchange = await send(
-        request.query,
-        credentials && { apiKey: credentials.apiKey, ...(credentials.headers ? { headers: credentials.headers } : {}) },
-      );
-      const unanswered = usable(exchange);
-      if (unanswered) return unanswered;
-      const fail = (message: string, expected: string, actual: string): Judgement => ({
-        kind: 'fail',
-        finding: { severity: 'error', message, expected, actual, exchange } satisfies Finding,
-      });
-      const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(request.term.text, 40))}` : ''}`;
-      if (credentials) {
-        const status = exchange.response!.status;
-        const leaked = Array.isArray(exchange.response!.json) && exchange.response!.json.length > 0;
-        // A refusal with another status than 401/403 is ignored_auth's warning; accepting is an error here.
-        return status < 400 || leaked
-          ? fail(
-              `${where} with ${credentials.label} was answered ${status}${leaked ? ' with records' : ''}`,
-              '401 or 403 without records',
-              `${status} ${preview(exchange.response!.text, 80)}`,
-            )
-          : { kind: 'pass' };
-      }
-      const start = (request.page - 1) * request.size;
-      const expected = await reference.slice(request.term?.text, start, request.size);
-      if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
-      const response = exchange.response!;
-      if (response.status !== 200) {
-        // Past the target's own results, the exact answer is an assumption (explore_search judges it).
-        if (expected.records.length === 0) return { kind: 'pass' };
-        return fail(
-          `${where} was refused with ${response.status}, though the target has results there`,
-          '200 with a JSON array',
-          `${response.status} ${preview(response.text, 80)}`,
+    return explore(
+      context,
+      requestArbitrary(state.model, context.parameters, wrong.length),
+      async (generated): Promise<Judgement> => {
+        const { model, reference, send } = state;
+        const request = resolveRequest(generated, model, context.parameters);
+        const credentials = generated.credentials === undefined ? undefined : wrong[generated.credentials];
+        const exchange = await send(
+          request.query,
+          credentials && { apiKey: credentials.apiKey, ...(credentials.headers ? { headers: credentials.headers } : {}) },
         );
-      }
-      const records = recordsOf(exchange);
-      if (!records) return fail(`${where}: the 200 body is not a JSON array`, 'a JSON array', preview(response.text, 80));
-      if (records.length > request.size)
-        return fail(`${where} holds ${records.length} records`, `at most ${request.size}`, `${records.length} records`);
-      const ids = identities(records);
-      const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-      if (twice) return fail(`${where} holds ${twice} twice`, 'each record once', `${twice} twice`);
-      const stranger = model.complete ? ids.find((id) => !model.has(id)) : undefined;
-      if (stranger)
-        return fail(`${where} holds ${stranger}, which is not in the listing`, `records of the ${model.ids.length} listed`, stranger);
-      if (request.term?.kind === 'absent-term' && records.length > 0) {
-        return fail(
-          `${where}: a term no record can contain found ${records.length} records, so the search parameter is ignored`,
-          '[]',
-          preview(records[0], 80),
-        );
-      }
-      // Without page or pageSize the defaults apply, and they are assumptions: explore_search judges those.
-      if (!generated.page || generated.pageSize === undefined) return { kind: 'pass' };
-      const want = identities(expected.records);
-      if (ids.join() !== want.join()) {
-        return fail(
-          `${where} is not results ${start}..${start + request.size - 1} of the target's own answer read at pageSize ${reference.max}`,
-          want.join(', ') || '[]',
-          ids.join(', ') || '[]',
-        );
-      }
-      return { kind: 'pass' };
-    });
+        const unanswered = usable(exchange);
+        if (unanswered) return unanswered;
+        const fail = (message: string, expected: string, actual: string, absolute = false): Judgement => ({
+          kind: 'fail',
+          finding: { severity: 'error', message, expected, actual, exchange, ...(absolute ? { absolute } : {}) } satisfies Finding,
+        });
+        const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(request.term.text, 40))}` : ''}`;
+        if (credentials) {
+          const status = exchange.response!.status;
+          const leaked = Array.isArray(exchange.response!.json) && exchange.response!.json.length > 0;
+          // A refusal with another status than 401/403 is ignored_auth's warning; accepting is an error here.
+          return status < 400 || leaked
+            ? fail(
+                `${where} with ${credentials.label} was answered ${status}${leaked ? ' with records' : ''}`,
+                '401 or 403 without records',
+                `${status} ${preview(exchange.response!.text, 80)}`,
+                true,
+              )
+            : { kind: 'pass' };
+        }
+        const start = (request.page - 1) * request.size;
+        const expected = await reference.slice(request.term?.text, start, request.size);
+        if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
+        const response = exchange.response!;
+        if (response.status !== 200) {
+          // Past the target's own results, the exact answer is an assumption (explore_search judges it).
+          if (expected.records.length === 0) return { kind: 'pass' };
+          return fail(
+            `${where} was refused with ${response.status}, though the target has results there`,
+            '200 with a JSON array',
+            `${response.status} ${preview(response.text, 80)}`,
+          );
+        }
+        const records = recordsOf(exchange);
+        if (!records) return fail(`${where}: the 200 body is not a JSON array`, 'a JSON array', preview(response.text, 80));
+        if (records.length > request.size)
+          return fail(`${where} holds ${records.length} records`, `at most ${request.size}`, `${records.length} records`, true);
+        const ids = identities(records);
+        const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+        if (twice) return fail(`${where} holds ${twice} twice`, 'each record once', `${twice} twice`, true);
+        const stranger = model.complete ? ids.find((id) => !model.has(id)) : undefined;
+        if (stranger)
+          return fail(`${where} holds ${stranger}, which is not in the listing`, `records of the ${model.ids.length} listed`, stranger);
+        if (request.term?.kind === 'absent-term' && records.length > 0) {
+          return fail(
+            `${where}: a term no record can contain found ${records.length} records, so the search parameter is ignored`,
+            '[]',
+            preview(records[0], 80),
+            true,
+          );
+        }
+        // Without page or pageSize the defaults apply, and they are assumptions: explore_search judges those.
+        if (!generated.page || generated.pageSize === undefined) return { kind: 'pass' };
+        const want = identities(expected.records);
+        if (ids.join() !== want.join()) {
+          return fail(
+            `${where} is not results ${start}..${start + request.size - 1} of the target's own answer read at pageSize ${reference.max}`,
+            want.join(', ') || '[]',
+            ids.join(', ') || '[]',
+          );
+        }
+        return { kind: 'pass' };
+      },
+      { resync: state.resync },
+    );
   },
 };

@@ -23,11 +23,12 @@ export const exploreSearch: ScenarioCheck = {
     const missing = needListing(listing, 1, true);
     if (missing) return missing;
     const state = await explorationOf(context);
-    const { model, send, wrong } = state;
+    const { wrong } = state;
     return explore(
       context,
-      requestArbitrary(model, context.parameters, wrong.length),
+      requestArbitrary(state.model, context.parameters, wrong.length),
       async (generated): Promise<Judgement> => {
+        const { model, send } = state;
         if (generated.credentials !== undefined) return { kind: 'pass' };
         const request = resolveRequest(generated, model, context.parameters);
         const exchange = await send(request.query);
@@ -58,7 +59,7 @@ export const exploreSearch: ScenarioCheck = {
         if (ids.join() === want.join()) return { kind: 'pass' };
         return fail(`${where} differs from the model (${expected.how})`, want.join(', ') || '[]', ids.join(', ') || '[]');
       },
-      () => tooLong(listing, 'every generated request needed records beyond those read'),
+      { beyond: () => tooLong(listing, 'every generated request needed records beyond those read'), resync: state.resync },
     );
   },
 };

@@ -13,6 +13,7 @@ const GENERATED_KEYS = 8;
 export const ignoredAuth: ScenarioCheck = {
   name: 'ignored_auth',
   kind: 'scenario',
+  judgesEachAnswer: true,
   description: 'requests without the right key (none, empty, random, look-alike keys, other credentials) get 401/403 and no records',
   evidence: 'the right key gets a 200 listing, and the wrong ones get a non-5xx answer',
   skip: ({ operation }) => (operation.apiKeyHeader ? undefined : notApplicable('the operation is not secured by an API key')),

@@ -9,6 +9,7 @@ const GENERATED = 6;
 export const negativeDataRejection: ScenarioCheck = {
   name: 'negative_data_rejection',
   kind: 'scenario',
+  judgesEachAnswer: true,
   description: 'page and pageSize values outside their limits or not integers (edges and generated values) get a 4xx',
   evidence: 'a 200 listing for a valid request, and a non-5xx answer to the invalid ones',
   async run(context) {

@@ -6,6 +6,7 @@ import { boundaryIntegerValues } from './invalid-values.ts';
 export const positiveDataAcceptance: ScenarioCheck = {
   name: 'positive_data_acceptance',
   kind: 'scenario',
+  judgesEachAnswer: true,
   description: 'valid page and pageSize values at their limits, and an unknown parameter, get 200',
   evidence: 'a non-5xx, non-redirect answer to each valid request',
   async run(context) {

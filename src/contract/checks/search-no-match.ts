@@ -9,6 +9,7 @@ import { noMatchTerm } from './search-term.ts';
 export const searchNoMatch: ScenarioCheck = {
   name: 'search_no_match',
   kind: 'scenario',
+  judgesEachAnswer: true,
   description: 'a term no record can contain (high-entropy, seeded) gives no records: search is not ignored',
   evidence: 'a listing with at least 1 record, and a 200 array for the search',
   async run(context) {

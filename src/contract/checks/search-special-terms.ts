@@ -13,6 +13,7 @@ export const SPECIAL_TERMS = ['(', '[', '%', "'", '"', '\\', '.*', '%_', 'tempé
 export const searchSpecialTerms: ScenarioCheck = {
   name: 'search_special_terms',
   kind: 'scenario',
+  judgesEachAnswer: true,
   description: 'special characters and a 1,000-character term are searched literally, never a 5xx',
   evidence: 'a listing with at least 1 record, and a 200 array for at least one special term',
   async run(context) {

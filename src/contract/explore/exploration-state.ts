@@ -1,4 +1,5 @@
-import type { OperationContext } from '../check.ts';
+import { identities, pageQuery, type OperationContext } from '../check.ts';
+import { readListing } from '../read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../checks/wrong-keys.ts';
 import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
@@ -13,6 +14,12 @@ export interface ExplorationState {
   readonly send: (query: Record<string, string>, options?: SendOptions) => Promise<Exchange>;
   /** Wrong credentials generated requests may carry instead of the key (none when the operation is not secured). */
   readonly wrong: readonly AuthVariant[];
+  /**
+   * Reads the listing again; when it differs from the model (other records, order or count), the model,
+   * the reference pages and the sent queries start afresh from it, and it resolves true. A listing longer
+   * than --max-pages is not read again (false).
+   */
+  resync(): Promise<boolean>;
 }
 
 const states = new WeakMap<OperationContext, Promise<ExplorationState>>();
@@ -25,12 +32,27 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
     const wrong = header
       ? [...missingKeys(header, undefined, context.seed), ...(context.apiKey ? wrongKeys(context.apiKey, context.seed, 8) : [])]
       : [];
-    state = context.listing().then((listing) => ({
-      model: createListingModel(listing),
-      reference: createReferencePages(context),
-      send: createQueryMemo(context),
-      wrong,
-    }));
+    state = context.listing().then((listing) => {
+      const live = {
+        model: createListingModel(listing),
+        reference: createReferencePages(context),
+        send: createQueryMemo(context),
+        wrong,
+        async resync() {
+          if (!live.model.complete) return false;
+          const { page, pageSize } = context.parameters;
+          const size = Number(pageSize.schema.maximum ?? pageSize.schema.default);
+          const first = typeof page.schema.minimum === 'number' ? page.schema.minimum : 1;
+          const fresh = await readListing((n, s) => context.send(pageQuery(context, n, s)), first, size, listing.maxPages, context.seed);
+          if (!fresh.complete || identities(fresh.records).join() === live.model.ids.join()) return false;
+          live.model = createListingModel(fresh);
+          live.reference = createReferencePages(context);
+          live.send = createQueryMemo(context);
+          return true;
+        },
+      };
+      return live;
+    });
     states.set(context, state);
   }
   return state;

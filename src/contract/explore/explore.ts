@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { answered, describeAnswers, noEvidence, type Finding, type OperationContext, type Skip } from '../check.ts';
+import { REREADS } from '../live-data.ts';
 import type { Exchange } from '../types.ts';
 
 /** What a judge made of one generated request. */
@@ -24,14 +25,28 @@ export async function explore<T>(
   context: OperationContext,
   arbitrary: fc.Arbitrary<T>,
   judge: (value: T) => Promise<Judgement>,
-  beyond?: () => Skip,
+  options: { readonly beyond?: () => Skip; readonly resync?: () => Promise<boolean> } = {},
 ): Promise<Finding[] | Skip> {
   let judged = 0;
   let unknown = 0;
+  // Once a failure was judged on data that had not changed, the data is taken to be still: no more re-reads.
+  let still = false;
+  /**
+   * A failure that compares answers read at different moments may be the data's doing: while the listing
+   * read again differs from the model, the request is judged again on the fresh model (at most REREADS times).
+   */
+  const judgeFresh = async (value: T): Promise<Judgement> => {
+    let judgement = await judge(value);
+    for (let n = 0; n < REREADS && judgement.kind === 'fail' && !judgement.finding.absolute && options.resync && !still; n += 1) {
+      if (!(await options.resync())) still = true;
+      else judgement = await judge(value);
+    }
+    return judgement;
+  };
   const unusable: Exchange[] = [];
   let failure: Finding | undefined;
   const property = fc.asyncProperty(fc.limitShrink(arbitrary, MAX_SHRINKS), async (value) => {
-    const judgement = await judge(value);
+    const judgement = await judgeFresh(value);
     if (judgement.kind === 'unusable') {
       unusable.push(judgement.exchange);
       return true;
@@ -52,7 +67,7 @@ export async function explore<T>(
     return [{ ...failure, message: `${failure.message} (request ${details.numRuns} of ${context.examples}${shrunk})`, seed: context.seed }];
   }
   if (details.failed && details.errorInstance) throw details.errorInstance;
-  if (judged === 0 && unknown > 0 && beyond) return beyond();
+  if (judged === 0 && unknown > 0 && options.beyond) return options.beyond();
   if (judged === 0)
     return noEvidence(`none of ${context.examples} generated requests got an answer to judge: ${describeAnswers(unusable)}`);
   return [];

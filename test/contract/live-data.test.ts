@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { runContract } from '../../src/contract/run-contract.ts';
+import { KEY, spec } from '../helpers.ts';
+import { editing, growing, liveTarget, overlappingPages, searchBlindCache, shuffledPages, still } from './live-targets.ts';
+
+const run = (fetch: (request: Request) => Promise<Response>) =>
+  runContract({ target: 'http://live.test', apiKey: KEY, document: spec.document, fetch, seed: 21, examples: 40, rereadIntervalMs: 1 });
+const problems = (report: Awaited<ReturnType<typeof run>>) =>
+  report.outcomes
+    .filter((o) => o.status === 'failed' || (o.status === 'skipped' && o.skipCause === 'no-evidence'))
+    .map((o) => `${o.operationId} ${o.check}: ${o.failures[0]?.message ?? o.skipReason}`);
+
+describe('data that lives while the kit reads it, told apart from broken answers', () => {
+  it('a still target is conformant (the baseline of the targets below)', async () => {
+    const report = await run(liveTarget(still));
+    expect(problems(report)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+
+  it('a server gaining an alert every 25 requests is conformant: the model re-syncs', async () => {
+    const report = await run(liveTarget(growing(25)));
+    expect(problems(report)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+
+  it("a server editing one alert's updated_at every 25 requests is conformant", async () => {
+    const report = await run(liveTarget(editing(25)));
+    expect(problems(report)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+
+  it('a server shuffling each page on every request is NOT conformant, by stable_order', async () => {
+    const report = await run(liveTarget(still, shuffledPages));
+    expect(report.verdict).toBe('not conformant');
+    expect(report.outcomes.find((o) => o.check === 'stable_order' && o.operationId === 'listAlerts')?.status).toBe('failed');
+  });
+
+  it('a response cache that ignores search is NOT conformant: a term no record contains returns records, whatever else changed', async () => {
+    const report = await run(searchBlindCache(liveTarget(still)));
+    expect(report.verdict).toBe('not conformant');
+    expect(report.outcomes.find((o) => o.check === 'search_no_match' && o.operationId === 'listAlerts')?.status).toBe('failed');
+  });
+
+  it('a server gaining alerts whose pages also overlap by one is NOT conformant, by pagination_consistency', async () => {
+    const report = await run(liveTarget(growing(25), overlappingPages));
+    expect(report.verdict).toBe('not conformant');
+    expect(report.outcomes.find((o) => o.check === 'pagination_consistency' && o.operationId === 'listAlerts')?.status).toBe('failed');
+  });
+});

@@ -1,0 +1,105 @@
+// In-process targets whose data lives while the kit reads them, and broken ones that look alike. Time is
+// counted in requests, not milliseconds, so every run of a test sees the same changes at the same requests.
+// Auth, validation and errors are the mock's own; a 200 listing's body and X-Total-Count are then the page
+// of the target's current records (search: a case-insensitive substring of any string field, as the spec assumes).
+import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
+import { createApp } from '../../src/server/create-app.ts';
+import { spec } from '../helpers.ts';
+
+type Json = Record<string, unknown>;
+
+/** The records a listing holds at request number `n`, newest first. */
+type Source = (path: string, n: number) => readonly Json[];
+
+const KEYS: Record<string, string> = { '/alert': 'alerts', '/sensor': 'sensors' };
+const dataset = generateDataset(spec.document, { seed: 12, counts: { alerts: 260, sensors: 60 } }) as Record<string, Json[]>;
+/** The newest `hidden` alerts arrive one by one; the rest are there from the start. */
+const HIDDEN = 60;
+
+const contains = (record: Json, term: string) =>
+  term === '' ||
+  Object.values(record).some((value) =>
+    (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && v.toLowerCase().includes(term.toLowerCase())),
+  );
+
+/** A target answering from `source`, with `edit` to break how a page is served. */
+export function liveTarget(
+  source: Source,
+  edit: { page?: (records: readonly Json[], page: number, size: number, n: number) => readonly Json[] } = {},
+) {
+  const mock = createApp({ spec, dataset: { seed: 3, counts: { alerts: 5, sensors: 5 } } });
+  let n = 0;
+  return async (request: Request): Promise<Response> => {
+    n += 1;
+    const response = await mock.fetch(request);
+    const url = new URL(request.url);
+    if (response.status !== 200 || !KEYS[url.pathname]) return response;
+    const term = url.searchParams.get('search') ?? '';
+    const found = source(url.pathname, n).filter((r) => contains(r, term));
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const size = Number(url.searchParams.get('pageSize') ?? '20');
+    const served = edit.page ? edit.page(found, page, size, n) : found.slice((page - 1) * size, page * size);
+    const headers = new Headers(response.headers);
+    headers.set('x-total-count', String(found.length));
+    headers.delete('link');
+    headers.delete('etag');
+    return new Response(JSON.stringify(served), { status: 200, headers });
+  };
+}
+
+/** Alerts with a new one at the head every `every` requests (up to HIDDEN new ones); sensors unchanged. */
+export const growing =
+  (every: number): Source =>
+  (path, n) =>
+    path === '/alert' ? dataset.alerts!.slice(Math.max(0, HIDDEN - Math.floor(n / every))) : dataset.sensors!;
+
+/** The alerts of the start, one of which has its updated_at moved every `every` requests. */
+export const editing =
+  (every: number): Source =>
+  (path, n) => {
+    if (path !== '/alert') return dataset.sensors!;
+    const alerts = dataset.alerts!.slice(HIDDEN);
+    const edited = { ...alerts[7]!, updated_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(n / every) * 60_000).toISOString() };
+    return [...alerts.slice(0, 7), edited, ...alerts.slice(8)];
+  };
+
+/** The alerts of the start, never changing. */
+export const still: Source = (path) => (path === '/alert' ? dataset.alerts!.slice(HIDDEN) : dataset.sensors!);
+
+/** A page served in a new order each time (rows of the right page, but no ORDER BY within it). */
+export const shuffledPages = {
+  page: (records: readonly Json[], page: number, size: number, n: number) => {
+    const rows = records.slice((page - 1) * size, page * size);
+    // A rotation by the request number: a new order on every request, the same rows.
+    const by = rows.length > 1 ? n % rows.length : 0;
+    return [...rows.slice(by), ...rows.slice(0, by)];
+  },
+};
+
+/** Pages after the first start one record early: each overlaps the page before by one. */
+export const overlappingPages = {
+  page: (records: readonly Json[], page: number, size: number) => {
+    const start = Math.max(0, (page - 1) * size - (page > 1 ? 1 : 0));
+    return records.slice(start, start + size);
+  },
+};
+
+/**
+ * A response cache keyed by path, page and pageSize, not search: whichever request fills an entry first, its
+ * answer is replayed to every request with the same page and size, search or not.
+ */
+export function searchBlindCache(target: (request: Request) => Promise<Response>) {
+  const cache = new Map<string, { body: string; headers: Headers }>();
+  return async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const response = await target(request);
+    if (response.status !== 200) return response;
+    const key = `${url.pathname}|${url.searchParams.get('page')}|${url.searchParams.get('pageSize')}`;
+    let hit = cache.get(key);
+    if (!hit) {
+      hit = { body: await response.text(), headers: new Headers(response.headers) };
+      cache.set(key, hit);
+    }
+    return new Response(hit.body, { status: 200, headers: hit.headers });
+  };
+}
