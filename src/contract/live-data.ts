@@ -10,17 +10,23 @@ export type Change =
   /** The same records in another order on re-reads of one request: the order is unstable, the data is not changing. */
   | { readonly kind: 'shuffled'; readonly finding: Finding }
   /** Records came or went: findings that compare answers read at different moments may be the change's doing. */
-  | { readonly kind: 'changed'; readonly why: string };
+  | { readonly kind: 'changed'; readonly why: string }
+  /**
+   * The answers went back and forth between versions a few records apart at the head: replicas behind a load
+   * balancer, one behind the other. No pair of requests can be known to come from one version.
+   */
+  | { readonly kind: 'replicas'; readonly why: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const order = (exchange: Exchange) => identities(recordsOf(exchange)!).join();
 const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join();
 
 /**
- * The first page (at the default size), as the run's first request read it, against what it is at the end
- * of the run. When they differ, it is read {@link REREADS} times more, `intervalMs` apart: the same set of
- * records in a new order each time is `shuffled` (stable_order's error, however the rest of the data
- * behaves); other records, or another count, is `changed`.
+ * The first page (at the default size), as the run's first request read it, against two reads in a row at
+ * the end of the run. When they differ, it is read {@link REREADS} times more, `intervalMs` apart: the same
+ * set of records in a new order each time is `shuffled` (stable_order's error, however the rest of the data
+ * behaves), and so are answers going back and forth that records arriving cannot explain; back and forth
+ * between versions a few records apart at the head is `replicas`; other records, or another count, `changed`.
  *
  * @example
  * const change = await observeChange(context, probe, 1_000);
@@ -28,15 +34,18 @@ const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join
  */
 export async function observeChange(context: OperationContext, probe: Exchange, intervalMs: number): Promise<Change> {
   if (!recordsOf(probe)) return { kind: 'none' };
+  // Read twice at the end: a target whose answers alternate request by request shows it in two reads in a row.
   const end = await context.send({});
-  if (!recordsOf(end)) return { kind: 'none' };
+  const again = await context.send({});
+  if (!recordsOf(end) || !recordsOf(again)) return { kind: 'none' };
   const count = (e: Exchange) => e.response?.headers['x-total-count'];
-  if (order(probe) === order(end) && count(probe) === count(end)) return { kind: 'none' };
-  const reads = [probe, end];
+  const same = (a: Exchange, b: Exchange) => order(a) === order(b) && count(a) === count(b);
+  if (same(probe, end) && same(end, again)) return { kind: 'none' };
+  const reads = [probe, end, again];
   for (let n = 0; n < REREADS; n += 1) {
     await sleep(intervalMs);
-    const again = await context.send({});
-    if (recordsOf(again)) reads.push(again);
+    const later = await context.send({});
+    if (recordsOf(later)) reads.push(later);
   }
   const sets = new Set(reads.map(set));
   const orders = new Set(reads.map(order));
@@ -51,6 +60,30 @@ export async function observeChange(context: OperationContext, probe: Exchange, 
         exchange: reads.at(-1)!,
         absolute: true,
       },
+    };
+  }
+  const states = reads.map(order);
+  // A version seen again after another one: the target serves several versions at once.
+  const back = states.some((state, i) => i > 1 && states.slice(0, i - 1).includes(state) && states[i - 1] !== state);
+  if (back) {
+    const versions = [...new Set(states)].map((state) => state.split(','));
+    const lag = versions.every((a) => versions.every((b) => a === b || headShifted(a, b)));
+    if (!lag) {
+      return {
+        kind: 'shuffled',
+        finding: {
+          severity: 'error',
+          message: `the same request went back and forth between ${versions.length} answers over ${reads.length} reads, which records arriving or leaving cannot explain`,
+          expected: 'one answer, or answers that differ only by records at the head (data that changed, replicas behind)',
+          actual: [...new Set(states)].slice(0, 2).join(' | '),
+          exchange: reads.at(-1)!,
+          absolute: true,
+        },
+      };
+    }
+    return {
+      kind: 'replicas',
+      why: `the first page went back and forth between ${versions.length} versions a few records apart, as replicas behind a load balancer do`,
     };
   }
   if (sets.size > 1) return { kind: 'changed', why: 'the first page held other records at the end of the run than at its start' };
@@ -74,4 +107,21 @@ export async function stillDuring<T>(context: OperationContext, during: () => Pr
     order(before) === order(after) &&
     before.response?.headers['x-total-count'] === after.response?.headers['x-total-count'];
   return { result, still: same };
+}
+
+/**
+ * Whether two answers to one request are one listing at two moments: the records both hold keep their order,
+ * and the others lie at the head (arrived) or the tail (pushed past the page, or arrived in the other).
+ */
+export function headShifted(a: readonly string[], b: readonly string[]): boolean {
+  const inB = new Set(b);
+  const inA = new Set(a);
+  const common = a.filter((id) => inB.has(id));
+  if (common.join() !== b.filter((id) => inA.has(id)).join()) return false;
+  const outside = (list: readonly string[], other: Set<string>) => {
+    const first = list.findIndex((id) => other.has(id));
+    const last = list.length - 1 - [...list].reverse().findIndex((id) => other.has(id));
+    return first < 0 || list.slice(first, last + 1).every((id) => other.has(id));
+  };
+  return outside(a, inB) && outside(b, inA);
 }

@@ -90,6 +90,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     async function judgeAgainIfChanged(scenarios: CheckOutcome[], run: (typeof runs)[number], probe: Exchange): Promise<CheckOutcome[]> {
       const change = await observeChange(run.context, probe, rereadMs);
       if (change.kind === 'none') return scenarios;
+      // Several versions at once: no re-run can be known to see one, so what compares answers cannot be judged.
+      if (change.kind === 'replicas')
+        return scenarios.map((o) => (checks.find((c) => c.name === o.check)?.judgesEachAnswer ? o : invalidate(o, change.why, seed)));
       if (change.kind === 'shuffled') {
         return scenarios.map((o) =>
           o.check === 'stable_order'
@@ -243,7 +246,7 @@ function invalidate(outcome: CheckOutcome, why: string, seed: number): CheckOutc
     failures: [],
     status: 'skipped',
     skipCause: 'no-evidence',
-    skipReason: `data changed during the run (${why}), and no re-run saw it still; run again, with --seed ${seed} to replay the same requests`,
+    skipReason: `data changed during the run (${why}), and no re-run could judge it on data that stood still; run again, with --seed ${seed} to replay the same requests`,
   };
 }
 

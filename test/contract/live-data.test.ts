@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { runContract } from '../../src/contract/run-contract.ts';
 import { KEY, spec } from '../helpers.ts';
-import { editing, growing, liveTarget, overlappingPages, searchBlindCache, shuffledPages, still } from './live-targets.ts';
+import {
+  divergentReplicas,
+  editing,
+  growing,
+  liveTarget,
+  overlappingPages,
+  replicas,
+  searchBlindCache,
+  shuffledPages,
+  still,
+} from './live-targets.ts';
 
 const run = (fetch: (request: Request) => Promise<Response>) =>
   runContract({ target: 'http://live.test', apiKey: KEY, document: spec.document, fetch, seed: 21, examples: 40, rereadIntervalMs: 1 });
@@ -45,5 +55,19 @@ describe('data that lives while the kit reads it, told apart from broken answers
     const report = await run(liveTarget(growing(25), overlappingPages));
     expect(report.verdict).toBe('not conformant');
     expect(report.outcomes.find((o) => o.check === 'pagination_consistency' && o.operationId === 'listAlerts')?.status).toBe('failed');
+  });
+
+  it('two replicas in turn, one an alert behind, while alerts arrive: never a violation, and the reason says why', async () => {
+    const report = await run(liveTarget(replicas(25)));
+    expect(report.summary.failed).toBe(0);
+    expect(report.verdict).toBe('inconclusive');
+    expect(report.reason).toMatch(/back and forth between \d+ versions a few records apart, as replicas behind a load balancer do/);
+  });
+
+  it('two replicas in turn that disagree in the middle of the listing are NOT conformant, by stable_order', async () => {
+    const report = await run(liveTarget(divergentReplicas));
+    expect(report.verdict).toBe('not conformant');
+    const stable = report.outcomes.find((o) => o.check === 'stable_order' && o.operationId === 'listAlerts');
+    expect(stable?.failures.some((f) => /went back and forth between 2 answers/.test(f.message))).toBe(true);
   });
 });

@@ -103,3 +103,16 @@ export function searchBlindCache(target: (request: Request) => Promise<Response>
     return new Response(hit.body, { status: 200, headers: hit.headers });
   };
 }
+
+/** Two replicas in turn, request by request, the second one new alert behind the first. */
+export const replicas =
+  (every: number): Source =>
+  (path, n) =>
+    path === '/alert' ? growing(every)(path, n).slice(n % 2) : dataset.sensors!;
+
+/** Two replicas in turn whose alerts differ in the middle (one lost a record the other has): not lag. */
+export const divergentReplicas: Source = (path, n) => {
+  if (path !== '/alert') return dataset.sensors!;
+  const alerts = dataset.alerts!.slice(HIDDEN);
+  return n % 2 ? alerts : [...alerts.slice(0, 5), ...alerts.slice(6)];
+};
