@@ -1,7 +1,7 @@
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { describeAnswer, identity, recordsOf, type Listing, type ListingEnd, type ReadPage } from './check.ts';
-import { REREADS } from './live-data.ts';
+import { describeAnswer, identities, identity, recordsOf, type Listing, type ListingEnd, type ReadPage } from './check.ts';
+import { headShifted, REREADS } from './live-data.ts';
 import type { Exchange } from './types.ts';
 
 /** Sends page `page` of size `size` of the listing (no search). */
@@ -42,6 +42,11 @@ async function readListing1(read: PageReader, first: number, size: number, maxPa
       const why = describeAnswer(exchange) + (exchange.response?.status === 200 ? ', not a JSON array' : '');
       return { ...base, records, complete: false, problem: `page ${first + n} of size ${size} got ${why}`, pages: n + 1 };
     }
+    // Records arriving at the head while the pages are read push the ones already read onto the next page:
+    // when the first page read again shows at least as many new records at its head, those repeats are that.
+    const repeats = batch.findIndex((record) => !seen.has(identity(record)));
+    const leading = repeats < 0 ? batch.length : repeats;
+    if (leading > 0 && n > 0 && (await arrivedAtHead(read, first, size, records.slice(0, size))) >= leading) batch.splice(0, leading);
     const repeated = batch.find((record) => seen.has(identity(record)));
     if (repeated) {
       const problem = `page ${first + n} of size ${size} repeats ${identity(repeated)}, already on an earlier page`;
@@ -121,4 +126,15 @@ async function findEnd(read: PageReader, size: number, prefixLast: ReadPage, see
     pages: [...pages.values()].filter((p) => p.records.length > 0 && p !== repeated).sort((a, b) => a.page - b.page),
     ...(repeated ? { repeated } : {}),
   };
+}
+
+/** How many records the first page, read again, holds before the first of `before` (records arrived at the head). */
+async function arrivedAtHead(read: PageReader, first: number, size: number, before: readonly Record<string, unknown>[]): Promise<number> {
+  const now = recordsOf(await read(first, size));
+  if (!now || before.length === 0) return 0;
+  const ids = identities(now);
+  const old = identities(before);
+  if (!headShifted(old, ids)) return 0;
+  const at = ids.indexOf(old.find((id) => ids.includes(id)) ?? '');
+  return Math.max(at, 0);
 }

@@ -1,4 +1,4 @@
-import { identities, pageQuery, type OperationContext } from '../check.ts';
+import { pageQuery, type OperationContext } from '../check.ts';
 import { readListing } from '../read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../checks/wrong-keys.ts';
 import type { SendOptions } from '../http-client.ts';
@@ -15,9 +15,9 @@ export interface ExplorationState {
   /** Wrong credentials generated requests may carry instead of the key (none when the operation is not secured). */
   readonly wrong: readonly AuthVariant[];
   /**
-   * Reads the listing again; when it differs from the model (other records, order or count), the model,
-   * the reference pages and the sent queries start afresh from it, and it resolves true. A listing longer
-   * than --max-pages is not read again (false).
+   * Reads the listing again and starts the reference pages and sent queries afresh; when the listing differs
+   * from the model (other records, order, or content), the model is the listing read now, and it resolves
+   * true. A listing longer than --max-pages is not read again (false).
    */
   resync(): Promise<boolean>;
 }
@@ -44,10 +44,12 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
           const size = Number(pageSize.schema.maximum ?? pageSize.schema.default);
           const first = typeof page.schema.minimum === 'number' ? page.schema.minimum : 1;
           const fresh = await readListing((n, s) => context.send(pageQuery(context, n, s)), first, size, listing.maxPages, context.seed);
-          if (!fresh.complete || identities(fresh.records).join() === live.model.ids.join()) return false;
-          live.model = createListingModel(fresh);
+          // The requests and reference pages start afresh either way: one of them may be what went stale.
           live.reference = createReferencePages(context);
           live.send = createQueryMemo(context);
+          // Compared whole, not by id: an edited record changes what a search finds.
+          if (!fresh.complete || JSON.stringify(fresh.records) === JSON.stringify(live.model.records)) return false;
+          live.model = createListingModel(fresh);
           return true;
         },
       };

@@ -32,14 +32,15 @@ export async function explore<T>(
   // Once a failure was judged on data that had not changed, the data is taken to be still: no more re-reads.
   let still = false;
   /**
-   * A failure that compares answers read at different moments may be the data's doing: while the listing
-   * read again differs from the model, the request is judged again on the fresh model (at most REREADS times).
+   * A failure that compares answers read at different moments may be the data's doing: the request is judged
+   * again on a fresh read (at most REREADS times), until it passes or fails on a listing that had not changed.
    */
   const judgeFresh = async (value: T): Promise<Judgement> => {
     let judgement = await judge(value);
     for (let n = 0; n < REREADS && judgement.kind === 'fail' && !judgement.finding.absolute && options.resync && !still; n += 1) {
-      if (!(await options.resync())) still = true;
-      else judgement = await judge(value);
+      const changed = await options.resync();
+      judgement = await judge(value);
+      if (judgement.kind === 'fail' && !changed) still = true;
     }
     return judgement;
   };
