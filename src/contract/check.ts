@@ -220,5 +220,34 @@ export function pageQuery(
   return { ...extra, [context.parameters.page.name]: String(page), [context.parameters.pageSize.name]: String(size) };
 }
 
+/** Sends `queries` again, in order, and resolves whether `disagree` still holds of their records (false when one is not a 200 array). */
+export function recheckOf(
+  context: OperationContext,
+  queries: readonly Readonly<Record<string, string>>[],
+  disagree: (records: readonly Record<string, unknown>[][]) => boolean,
+): () => Promise<boolean> {
+  return async () => {
+    const answers: Record<string, unknown>[][] = [];
+    for (const query of queries) {
+      const records = recordsOf(await context.send(query));
+      if (!records) return false;
+      answers.push(records);
+    }
+    return disagree(answers);
+  };
+}
+
+/** The listing's records counted again, page by page at `size` (undefined when a page is not a 200 array or it goes past `maxPages`). */
+export async function countAgain(context: OperationContext, size: number, maxPages: number): Promise<number | undefined> {
+  let count = 0;
+  for (let page = 1; page <= maxPages; page += 1) {
+    const records = recordsOf(await context.send(pageQuery(context, page, size)));
+    if (!records) return undefined;
+    count += records.length;
+    if (records.length < size) return count;
+  }
+  return undefined;
+}
+
 /** The identities of records, to compare listings. */
 export const identities = (records: readonly unknown[]): string[] => records.map(identity);

@@ -22,8 +22,8 @@ const order = (exchange: Exchange) => identities(recordsOf(exchange)!).join();
 const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join();
 
 /**
- * The first page (at the default size), as the run's first request read it, against two reads in a row at
- * the end of the run. When they differ, it is read {@link REREADS} times more, `intervalMs` apart: the same
+ * The first page (at the default size), as the run's first request read it, against three reads in a row at
+ * the end of the run. When they differ, it is read {@link REREADS} times more (three in a row each), `intervalMs` apart: the same
  * set of records in a new order each time is `shuffled` (stable_order's error, however the rest of the data
  * behaves), and so are answers going back and forth that records arriving cannot explain; back and forth
  * between versions a few records apart at the head is `replicas`; other records, or another count, `changed`.
@@ -34,19 +34,25 @@ const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join
  */
 export async function observeChange(context: OperationContext, probe: Exchange, intervalMs: number): Promise<Change> {
   if (!recordsOf(probe)) return { kind: 'none' };
-  // Read twice at the end: a target whose answers alternate request by request shows it in two reads in a row.
-  const end = await context.send({});
-  const again = await context.send({});
-  if (!recordsOf(end) || !recordsOf(again)) return { kind: 'none' };
+  // Three reads in a row at the end, and at each re-read: answers that alternate request by request (replicas
+  // taking turns) show as a first and third read that agree around a second that differs.
+  const three = async () => {
+    const got = [await context.send({}), await context.send({}), await context.send({})];
+    return got.every((e) => recordsOf(e)) ? got : undefined;
+  };
+  const end = await three();
+  if (!end) return { kind: 'none' };
   const count = (e: Exchange) => e.response?.headers['x-total-count'];
-  const same = (a: Exchange, b: Exchange) => order(a) === order(b) && count(a) === count(b);
-  if (same(probe, end) && same(end, again)) return { kind: 'none' };
-  const reads = [probe, end, again];
+  const key = (e: Exchange) => `${order(e)}|${count(e)}`;
+  if (end.every((e) => key(e) === key(probe))) return { kind: 'none' };
+  const groups = [end];
   for (let n = 0; n < REREADS; n += 1) {
     await sleep(intervalMs);
-    const later = await context.send({});
-    if (recordsOf(later)) reads.push(later);
+    const later = await three();
+    if (later) groups.push(later);
   }
+  const reads = [probe, ...groups.flat()];
+  const turns = groups.some(([x, y, z]) => key(x!) === key(z!) && key(x!) !== key(y!));
   const sets = new Set(reads.map(set));
   const orders = new Set(reads.map(order));
   if (sets.size === 1 && orders.size > 2) {
@@ -63,8 +69,13 @@ export async function observeChange(context: OperationContext, probe: Exchange, 
     };
   }
   const states = reads.map(order);
-  // A version seen again after another one: the target serves several versions at once.
-  const back = states.some((state, i) => i > 1 && states.slice(0, i - 1).includes(state) && states[i - 1] !== state);
+  // A version seen again after another one, or a record gone from one read and back in a later one: the
+  // target serves several versions at once (growth alone only adds records at the head, and pushes others out).
+  const held = reads.map((read) => new Set(identities(recordsOf(read)!)));
+  const returned = held.some((ids, k) =>
+    [...ids].some((id) => held.slice(0, k).some((h, i) => h.has(id) && held.slice(i + 1, k).some((g) => !g.has(id)))),
+  );
+  const back = turns || returned || states.some((state, i) => i > 1 && states.slice(0, i - 1).includes(state) && states[i - 1] !== state);
   if (back) {
     const versions = [...new Set(states)].map((state) => state.split(','));
     const lag = versions.every((a) => versions.every((b) => a === b || headShifted(a, b)));
@@ -88,25 +99,23 @@ export async function observeChange(context: OperationContext, probe: Exchange, 
   }
   if (sets.size > 1) return { kind: 'changed', why: 'the first page held other records at the end of the run than at its start' };
   if (orders.size > 1) return { kind: 'changed', why: 'the first page changed order once during the run' };
-  return { kind: 'changed', why: `X-Total-Count went from ${count(probe)} to ${count(end)} during the run` };
+  return { kind: 'changed', why: `X-Total-Count went from ${count(probe)} to ${count(end[0]!)} during the run` };
 }
 
 /**
- * Whether the data stood still while `during` ran: the first page at the largest size, read just before and
- * just after, holds the same records in the same order (and the same count, when sent).
+ * Whether the data stood still while `during` ran: the first page at the largest size, read twice in a row
+ * just before and just after (two in a row, so that replicas taking turns show), holds the same records in
+ * the same order (and the same count, when sent) every time.
  */
 export async function stillDuring<T>(context: OperationContext, during: () => Promise<T>): Promise<{ result: T; still: boolean }> {
   const max = Number(context.parameters.pageSize.schema.maximum ?? context.parameters.pageSize.schema.default);
   const query = pageQuery(context, 1, max);
-  const before = await context.send(query);
+  const reads = [await context.send(query), await context.send(query)];
   const result = await during();
-  const after = await context.send(query);
-  const same =
-    recordsOf(before) !== undefined &&
-    recordsOf(after) !== undefined &&
-    order(before) === order(after) &&
-    before.response?.headers['x-total-count'] === after.response?.headers['x-total-count'];
-  return { result, still: same };
+  reads.push(await context.send(query), await context.send(query));
+  const key = (e: Exchange) => (recordsOf(e) ? `${order(e)}|${e.response?.headers['x-total-count']}` : undefined);
+  const keys = reads.map(key);
+  return { result, still: keys[0] !== undefined && keys.every((k) => k === keys[0]) };
 }
 
 /**

@@ -113,6 +113,11 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
           judged.push(outcome);
           continue;
         }
+        const rechecked = await recheckAll(outcome, run.context);
+        if (rechecked) {
+          judged.push(rechecked.settled ? rechecked.outcome : invalidate(rechecked.outcome, change.why, seed));
+          continue;
+        }
         let again: CheckOutcome | undefined;
         for (let attempt = 0; attempt < REREADS && !again && !deadline.aborted; attempt += 1) {
           if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, rereadMs));
@@ -123,6 +128,33 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
         judged.push(again ?? invalidate(outcome, change.why, seed));
       }
       return judged;
+    }
+
+    /**
+     * When every finding of an outcome that compares answers can send its requests again, each is rechecked
+     * alone, up to REREADS times: agreeing now, it was the change's doing (dropped); still disagreeing while the
+     * first page stood still around the recheck, it stands. `settled` false when some could not be told.
+     */
+    async function recheckAll(
+      outcome: CheckOutcome,
+      context: OperationContext,
+    ): Promise<{ outcome: CheckOutcome; settled: boolean } | undefined> {
+      const comparing = outcome.failures.filter((f) => !f.absolute);
+      if (outcome.status === 'skipped' || !comparing.every((f) => f.recheck)) return undefined;
+      const kept = outcome.failures.filter((f) => f.absolute);
+      const untold: Failure[] = [];
+      for (const failure of comparing) {
+        let verdict: 'stands' | 'explained' | undefined;
+        for (let attempt = 0; attempt < REREADS && !verdict && !deadline.aborted; attempt += 1) {
+          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, rereadMs));
+          const { result, still } = await stillDuring(context, failure.recheck!);
+          verdict = !result ? 'explained' : still ? 'stands' : undefined;
+        }
+        if (verdict === 'stands') kept.push(failure);
+        else if (!verdict) untold.push(failure);
+      }
+      if (untold.length > 0 && kept.length === 0) return { outcome: { ...outcome, failures: untold }, settled: false };
+      return { outcome: { ...outcome, failures: kept }, settled: true };
     }
 
     const outcomes: CheckOutcome[] = [];

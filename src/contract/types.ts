@@ -49,6 +49,11 @@ export interface Failure {
    * returns records, a wrong key accepted): it stands whatever the data did during the run.
    */
   readonly absolute?: boolean;
+  /**
+   * Sends the requests the finding rests on again and resolves whether they still disagree: how the kit tells
+   * data that changed between them from a broken answer. The kit's own; never in a report.
+   */
+  readonly recheck?: () => Promise<boolean>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { identities, needListing, needRecords, pageQuery, recordsOf, type ScenarioCheck } from '../check.ts';
+import { identities, needListing, needRecords, pageQuery, recheckOf, recordsOf, type ScenarioCheck } from '../check.ts';
 
 /** Without page and pageSize, the first page of the spec's default size comes back (assumed: a warning). */
 export const defaultPageSize: ScenarioCheck = {
@@ -25,6 +25,7 @@ export const defaultPageSize: ScenarioCheck = {
         expected: `${y.length} records: ${identities(y).slice(0, 3).join(', ')}…`,
         actual: `${x.length} records: ${identities(x).slice(0, 3).join(', ')}…`,
         exchange: bare,
+        recheck: recheckOf(context, [{}, pageQuery(context, page, size)], ([a, b]) => identities(a!).join() !== identities(b!).join()),
       },
     ];
   },

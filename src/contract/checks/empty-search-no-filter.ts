@@ -1,5 +1,5 @@
 import type { ScenarioCheck } from '../check.ts';
-import { identities, needListing, needRecords, recordsOf } from '../check.ts';
+import { identities, needListing, needRecords, recheckOf, recordsOf } from '../check.ts';
 
 /** An empty search term means no filter (assumed: a warning). */
 export const emptySearchNoFilter: ScenarioCheck = {
@@ -23,6 +23,15 @@ export const emptySearchNoFilter: ScenarioCheck = {
         expected: `${x.length} records as without search`,
         actual: y ? `${y.length} records` : `status ${empty.response?.status ?? empty.error}`,
         exchange: empty,
+        ...(y
+          ? {
+              recheck: recheckOf(
+                context,
+                [{}, { [context.parameters.search.name]: '' }],
+                ([a, b]) => identities(a!).join() !== identities(b!).join(),
+              ),
+            }
+          : {}),
       },
     ];
   },

@@ -1,4 +1,15 @@
-import { identities, needListing, needRecords, pageQuery, recordsOf, type Finding, type Listing, type ScenarioCheck } from '../check.ts';
+import {
+  identities,
+  needListing,
+  needRecords,
+  pageQuery,
+  recheckOf,
+  recordsOf,
+  type Finding,
+  type Listing,
+  type OperationContext,
+  type ScenarioCheck,
+} from '../check.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is
@@ -20,14 +31,20 @@ export const paginationConsistency: ScenarioCheck = {
           message: `the listing's pages overlap: ${listing.problem ?? ''}`,
           expected: 'every record on one page only',
           actual: `${listing.repeated.id} again on page ${listing.repeated.page}`,
+          recheck: recheckOf(
+            context,
+            [pageQuery(context, listing.repeated.page - 1, listing.size), pageQuery(context, listing.repeated.page, listing.size)],
+            ([a, b]) => identities(b!).some((id) => identities(a!).includes(id)),
+          ),
         },
       ];
     }
     const missing = needListing(listing, 1);
     if (missing) return missing;
     const findings: Finding[] = farPages(listing);
-    const small = await Promise.all([1, 2, 3].map((page) => context.send(pageQuery(context, page, 2))));
-    const six = await context.send(pageQuery(context, 1, 6));
+    const queries = [...[1, 2, 3].map((page) => pageQuery(context, page, 2)), pageQuery(context, 1, 6)];
+    const small = await Promise.all(queries.slice(0, 3).map((query) => context.send(query)));
+    const six = await context.send(queries[3]!);
     const unusable = needRecords([...small, six], 'comparing pages 1-3 of size 2 with page 1 of size 6');
     if (unusable) return unusable;
     const joined = identities(small.flatMap((e) => recordsOf(e)!));
@@ -39,6 +56,7 @@ export const paginationConsistency: ScenarioCheck = {
         expected: expected.join(', '),
         actual: joined.join(', '),
         exchange: small.find((e, i) => identities(recordsOf(e)!).join() !== expected.slice(i * 2, i * 2 + 2).join()) ?? six,
+        recheck: recheckOf(context, queries, (pages) => identities(pages.slice(0, 3).flat()).join() !== identities(pages[3]!).join()),
       });
     }
     const all = identities(listing.records);
@@ -61,6 +79,7 @@ export const paginationConsistency: ScenarioCheck = {
           expected: expectedPage.join(', '),
           actual: actual.join(', '),
           exchange,
+          recheck: sliceRecheck(context, listing.size, page, size),
         });
       }
     }
@@ -100,4 +119,16 @@ function farPages(listing: Listing): Finding[] {
     }
   }
   return findings;
+}
+
+/** Page `page` of size `size` read again, against the pages of the largest size that hold its records read just after it. */
+function sliceRecheck(context: OperationContext, max: number, page: number, size: number): () => Promise<boolean> {
+  const start = (page - 1) * size;
+  const first = Math.floor(start / max) + 1;
+  const spans = Math.floor((start + size - 1) / max) + 1 - first + 1;
+  const references = Array.from({ length: spans }, (_, k) => pageQuery(context, first + k, max));
+  return recheckOf(context, [pageQuery(context, page, size), ...references], ([got, ...pages]) => {
+    const offset = start - (first - 1) * max;
+    return identities(got!).join() !== identities(pages.flat().slice(offset, offset + size)).join();
+  });
 }
