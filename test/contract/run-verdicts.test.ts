@@ -40,10 +40,13 @@ describe('verdicts of a run', () => {
 
   it('data that changes between every few requests, so no re-run sees it still, is inconclusive, not violations', async () => {
     // Alerts arrive every 2 requests, and every 400 requests the newest 200 go again: it never stands still.
-    const report = await run(liveTarget((path, n) => growing(2)(path, n % 400)), {
-      checks: ['pagination_consistency', 'explore_pages', 'explore_search'],
-      rereadIntervalMs: 1,
-    });
+    const report = await run(
+      liveTarget((path, n) => growing(2)(path, n % 400)),
+      {
+        checks: ['pagination_consistency', 'explore_pages', 'explore_search'],
+        rereadIntervalMs: 1,
+      },
+    );
     expect(report.verdict).toBe('inconclusive');
     expect(report.summary.failed).toBe(0);
     const changed = report.outcomes.filter((o) => o.skipReason?.startsWith('data changed during the run'));
