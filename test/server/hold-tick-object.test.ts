@@ -27,8 +27,12 @@ async function literalStates(mode: 'hold' | 'control'): Promise<string[]> {
 }
 
 describe('holdTickObject', () => {
-  it("keeps nextTick's tick-object literal monomorphic across a full GC with no tick pending", async () => {
+  it("keeps nextTick's tick-object literal monomorphic across a full GC with no tick pending", async (context) => {
     const [control, held] = await Promise.all([literalStates('control'), literalStates('hold')]);
+    // Node 26.12 builds the tick object with a class (new TickObject), not an object literal: no literal's
+    // maps to lose, so nothing for the hold to keep (it stays for Node 24, and costs one object here).
+    if (control.length === 0 && /new TickObject\(/.test(process.nextTick.toString()))
+      context.skip(`Node ${process.version} builds tick objects with a class, not a literal: the hazard is gone`);
     // No state printed at all: V8's debug print changed, and this test must learn its new form.
     expect(control.length, "no feedback states in %DebugPrint's output").toBeGreaterThan(0);
     // The control shows what the hold prevents. If it stops turning megamorphic, Node or V8 fixed the
