@@ -220,31 +220,43 @@ export function pageQuery(
   return { ...extra, [context.parameters.page.name]: String(page), [context.parameters.pageSize.name]: String(size) };
 }
 
-/** Sends `queries` again, in order, and resolves whether `disagree` still holds of their records (false when one is not a 200 array). */
+/**
+ * Sends `queries` again, all at once (so that they see the data at one moment, however often it changes), and
+ * resolves whether `disagree` still holds of their records (false when one is not a 200 array).
+ */
 export function recheckOf(
   context: OperationContext,
   queries: readonly Readonly<Record<string, string>>[],
   disagree: (records: readonly Record<string, unknown>[][]) => boolean,
 ): () => Promise<boolean> {
   return async () => {
-    const answers: Record<string, unknown>[][] = [];
-    for (const query of queries) {
-      const records = recordsOf(await context.send(query));
-      if (!records) return false;
-      answers.push(records);
-    }
-    return disagree(answers);
+    const answers = (await Promise.all(queries.map((query) => context.send(query)))).map(recordsOf);
+    return answers.every((records) => records !== undefined) && disagree(answers as Record<string, unknown>[][]);
   };
 }
 
-/** The listing's records counted again, page by page at `size` (undefined when a page is not a 200 array or it goes past `maxPages`). */
-export async function countAgain(context: OperationContext, size: number, maxPages: number): Promise<number | undefined> {
+/**
+ * The listing's records counted again at `size`, with `extra` pages sent at the same time, all at once (the
+ * pages it had, and one more); undefined when a page is not a 200 array or the listing goes past `maxPages`.
+ */
+export async function countAgain(
+  context: OperationContext,
+  size: number,
+  pages: number,
+  maxPages: number,
+  extra: readonly Readonly<Record<string, string>>[] = [],
+): Promise<{ count: number; extra: (Record<string, unknown>[] | undefined)[] } | undefined> {
+  const wanted = Math.min(maxPages, pages + 1);
+  const answers = await Promise.all([
+    ...Array.from({ length: wanted }, (_, k) => context.send(pageQuery(context, k + 1, size))),
+    ...extra.map((query) => context.send(query)),
+  ]);
   let count = 0;
-  for (let page = 1; page <= maxPages; page += 1) {
-    const records = recordsOf(await context.send(pageQuery(context, page, size)));
+  for (const exchange of answers.slice(0, wanted)) {
+    const records = recordsOf(exchange);
     if (!records) return undefined;
     count += records.length;
-    if (records.length < size) return count;
+    if (records.length < size) return { count, extra: answers.slice(wanted).map(recordsOf) };
   }
   return undefined;
 }

@@ -18,16 +18,36 @@ const SAMPLED_PAIRS = 3;
  * empty, then bisected), and a few adjacent pairs of pages between are read, from the seed, so that what
  * lies beyond the prefix is judged too.
  *
+ * `ahead` pages are sent at once at the start (a listing read again, whose length is known).
+ *
  * @example
  * const listing = await readListing((page, size) => context.send(pageQuery(context, page, size)), 1, 100, 50, seed);
  * listing.complete ? listing.records.length : listing.end?.total;
  */
-export async function readListing(read: PageReader, first: number, size: number, maxPages: number, seed: number): Promise<Listing> {
+export async function readListing(
+  read: PageReader,
+  first: number,
+  size: number,
+  maxPages: number,
+  seed: number,
+  ahead = 0,
+): Promise<Listing> {
   // A record on two pages is what an overlap bug shows, and also what a record arriving at the head while
   // the pages are read shows once: the prefix is read again, and only a repeat seen every time stands.
-  let listing = await readListing1(read, first, size, maxPages, seed);
-  for (let n = 0; n < REREADS && listing.repeated; n += 1) listing = await readListing1(read, first, size, maxPages, seed);
+  let listing = await readListing1(aheadOf(read, first, size, ahead), first, size, maxPages, seed);
+  for (let n = 0; n < REREADS && listing.repeated; n += 1)
+    listing = await readListing1(aheadOf(read, first, size, ahead), first, size, maxPages, seed);
   return listing;
+}
+
+/** `read`, with the first `ahead` pages of size `size` sent at once: a listing read again reads them at one moment. */
+function aheadOf(read: PageReader, first: number, size: number, ahead: number): PageReader {
+  const sent = new Map(Array.from({ length: ahead }, (_, k) => [first + k, read(first + k, size)] as const));
+  return (page, s) => {
+    const early = s === size ? sent.get(page) : undefined;
+    sent.delete(page);
+    return early ?? read(page, s);
+  };
 }
 
 async function readListing1(read: PageReader, first: number, size: number, maxPages: number, seed: number): Promise<Listing> {

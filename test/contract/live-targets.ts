@@ -12,9 +12,9 @@ type Json = Record<string, unknown>;
 type Source = (path: string, n: number) => readonly Json[];
 
 const KEYS: Record<string, string> = { '/alert': 'alerts', '/sensor': 'sensors' };
-const dataset = generateDataset(spec.document, { seed: 12, counts: { alerts: 440, sensors: 60 } }) as Record<string, Json[]>;
+const dataset = generateDataset(spec.document, { seed: 12, counts: { alerts: 1000, sensors: 60 } }) as Record<string, Json[]>;
 /** The newest `HIDDEN` alerts arrive one by one; the rest are there from the start. */
-const HIDDEN = 240;
+const HIDDEN = 800;
 
 const contains = (record: Json, term: string) =>
   term === '' ||

@@ -88,7 +88,11 @@ export const exploreMetadata: ScenarioCheck = {
         }
         return { kind: 'pass' };
       },
-      { beyond: () => tooLong(listing, 'every generated request needed a count beyond the pages read'), resync: state.resync },
+      {
+        beyond: () => tooLong(listing, 'every generated request needed a count beyond the pages read'),
+        resync: state.resync,
+        prefetch: (generated) => state.send(resolveRequest(generated, state.model, context.parameters).query),
+      },
     );
   },
 };

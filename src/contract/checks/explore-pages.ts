@@ -93,7 +93,17 @@ export const explorePages: ScenarioCheck = {
         }
         return { kind: 'pass' };
       },
-      { resync: state.resync },
+      {
+        resync: state.resync,
+        prefetch: async (generated) => {
+          if (generated.credentials !== undefined) return;
+          const request = resolveRequest(generated, state.model, context.parameters);
+          await Promise.all([
+            state.send(request.query),
+            state.reference.prefetch(request.term?.text, (request.page - 1) * request.size, request.size),
+          ]);
+        },
+      },
     );
   },
 };

@@ -59,7 +59,11 @@ export const exploreSearch: ScenarioCheck = {
         if (ids.join() === want.join()) return { kind: 'pass' };
         return fail(`${where} differs from the model (${expected.how})`, want.join(', ') || '[]', ids.join(', ') || '[]');
       },
-      { beyond: () => tooLong(listing, 'every generated request needed records beyond those read'), resync: state.resync },
+      {
+        beyond: () => tooLong(listing, 'every generated request needed records beyond those read'),
+        resync: state.resync,
+        prefetch: (generated) => state.send(resolveRequest(generated, state.model, context.parameters).query),
+      },
     );
   },
 };

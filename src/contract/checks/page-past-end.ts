@@ -57,17 +57,28 @@ export const pagePastEnd: ScenarioCheck = {
       ...(!records
         ? { absolute: true }
         : listing.complete
-          ? { recheck: () => recordsPastEnd(context, listing.size, listing.maxPages, size) }
+          ? { recheck: () => recordsPastEnd(context, total, listing.size, listing.pages, listing.maxPages, size) }
           : {}),
     });
     return findings;
   },
 };
 
-/** Counts the listing again, then reads the page of size `size` just past its end: whether it holds records. */
-async function recordsPastEnd(context: OperationContext, max: number, maxPages: number, size: number): Promise<boolean> {
-  const count = await countAgain(context, max, maxPages);
-  if (count === undefined) return false;
-  const past = recordsOf(await context.send(pageQuery(context, Math.floor(count / size) + 2, size)));
-  return (past?.length ?? 0) > 0;
+/**
+ * Counts the listing again and reads the page of size `size` just past the end as it was (sent together), then,
+ * if the count moved, the page past the new end: whether the page past the end holds records.
+ */
+async function recordsPastEnd(
+  context: OperationContext,
+  total: number,
+  max: number,
+  pages: number,
+  maxPages: number,
+  size: number,
+): Promise<boolean> {
+  const past = (count: number) => pageQuery(context, Math.floor(count / size) + 2, size);
+  const again = await countAgain(context, max, pages, maxPages, [past(total)]);
+  if (!again) return false;
+  const page = again.count === total ? again.extra[0] : recordsOf(await context.send(past(again.count)));
+  return (page?.length ?? 0) > 0;
 }

@@ -15,11 +15,12 @@ export interface ExplorationState {
   /** Wrong credentials generated requests may carry instead of the key (none when the operation is not secured). */
   readonly wrong: readonly AuthVariant[];
   /**
-   * Reads the listing again and starts the reference pages and sent queries afresh; when the listing differs
+   * Reads the listing again and starts the reference pages and sent queries afresh, sending what `prefetch`
+   * sends (the requests a judge is about to make) at the same time, so all see one moment; when the listing differs
    * from the model (other records, order, or content), the model is the listing read now, and it resolves
    * true. A listing longer than --max-pages is not read again (false).
    */
-  resync(): Promise<boolean>;
+  resync(prefetch?: () => Promise<unknown>): Promise<boolean>;
 }
 
 const states = new WeakMap<OperationContext, Promise<ExplorationState>>();
@@ -38,15 +39,19 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         reference: createReferencePages(context),
         send: createQueryMemo(context),
         wrong,
-        async resync() {
+        async resync(prefetch?: () => Promise<unknown>) {
           if (!live.model.complete) return false;
           const { page, pageSize } = context.parameters;
           const size = Number(pageSize.schema.maximum ?? pageSize.schema.default);
           const first = typeof page.schema.minimum === 'number' ? page.schema.minimum : 1;
-          const fresh = await readListing((n, s) => context.send(pageQuery(context, n, s)), first, size, listing.maxPages, context.seed);
+          const ahead = Math.min(listing.maxPages, listing.pages + 1);
           // The requests and reference pages start afresh either way: one of them may be what went stale.
           live.reference = createReferencePages(context);
           live.send = createQueryMemo(context);
+          const [fresh] = await Promise.all([
+            readListing((n, s) => context.send(pageQuery(context, n, s)), first, size, listing.maxPages, context.seed, ahead),
+            prefetch?.(),
+          ]);
           // Compared whole, not by id: an edited record changes what a search finds.
           if (!fresh.complete || JSON.stringify(fresh.records) === JSON.stringify(live.model.records)) return false;
           live.model = createListingModel(fresh);

@@ -25,7 +25,12 @@ export async function explore<T>(
   context: OperationContext,
   arbitrary: fc.Arbitrary<T>,
   judge: (value: T) => Promise<Judgement>,
-  options: { readonly beyond?: () => Skip; readonly resync?: () => Promise<boolean> } = {},
+  options: {
+    readonly beyond?: () => Skip;
+    readonly resync?: (prefetch?: () => Promise<unknown>) => Promise<boolean>;
+    /** Sends the requests the judge of `value` will make (into the caches it reads), all at once. */
+    readonly prefetch?: (value: T) => Promise<unknown>;
+  } = {},
 ): Promise<Finding[] | Skip> {
   let judged = 0;
   let unknown = 0;
@@ -38,7 +43,7 @@ export async function explore<T>(
   const judgeFresh = async (value: T): Promise<Judgement> => {
     let judgement = await judge(value);
     for (let n = 0; n < REREADS && judgement.kind === 'fail' && !judgement.finding.absolute && options.resync && !still; n += 1) {
-      const changed = await options.resync();
+      const changed = await options.resync(options.prefetch && (() => options.prefetch!(value)));
       judgement = await judge(value);
       if (judgement.kind === 'fail' && !changed) still = true;
     }

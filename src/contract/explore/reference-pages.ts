@@ -33,6 +33,9 @@ export function createReferencePages(context: OperationContext) {
     return exchange;
   };
   const wholes = new Map<string, Promise<Whole>>();
+  // A slice of at most `max` records spans at most two reference pages; counted, not compared, since past
+  // 2^53 (pages far past the end) n + 1 === n.
+  const spansOf = (first: number, start: number, count: number) => Math.min(2, Math.floor((start + count - 1) / max) + 2 - first);
   return {
     max,
     /**
@@ -61,12 +64,15 @@ export function createReferencePages(context: OperationContext) {
       }
       return whole;
     },
+    /** Sends the pages {@link slice} will read for the same arguments, all at once, without waiting for them. */
+    prefetch(term: string | undefined, start: number, count: number): Promise<unknown> {
+      const first = Math.floor(start / max) + 1;
+      return Promise.all(Array.from({ length: spansOf(first, start, count) }, (_, k) => fetchPage(term, first + k)));
+    },
     /** Results start .. start+count-1 of the target's answer for `term` (no search when undefined). */
     async slice(term: string | undefined, start: number, count: number): Promise<Reference> {
       const first = Math.floor(start / max) + 1;
-      // A slice of at most `max` records spans at most two reference pages; counted, not compared, since
-      // past 2^53 (pages far past the end) n + 1 === n.
-      const spans = Math.min(2, Math.floor((start + count - 1) / max) + 2 - first);
+      const spans = spansOf(first, start, count);
       const records: Record<string, unknown>[] = [];
       for (let k = 0; k < spans; k += 1) {
         const exchange = await fetchPage(term, first + k);
