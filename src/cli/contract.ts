@@ -1,6 +1,7 @@
 import { ALL_CHECKS } from '../contract/checks/index.ts';
 import { unrunReport } from '../contract/grade.ts';
-import { consoleReport } from '../contract/reports/console-report.ts';
+import { verdictLine } from '../contract/reports/console-report.ts';
+import { redact } from '../secrets/redact.ts';
 import { CONTRACT_DEFAULTS, runContract } from '../contract/run-contract.ts';
 import { ContractSetupError, type ContractReport } from '../contract/types.ts';
 import { loadSpec } from '../spec/load-spec.ts';
@@ -78,7 +79,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
   const unrun = (reason: string) => {
     const report = unrunReport(target ?? '(none)', strict, reason);
     // The verdict is the last line on stdout of every run, this one's too; stderr still says why.
-    log(writers.console(report).split('\n').at(-1)!);
+    log(redact(verdictLine(report), secrets));
     writers.write(report);
   };
 
@@ -154,11 +155,7 @@ function couldNotRun<T>(log: (text: string) => void, apiKey: string | undefined,
   try {
     return parse();
   } catch (error) {
-    log(
-      consoleReport(unrunReport('(none)', false, (error as Error).message), { ...(apiKey ? { apiKey } : {}), headerValues: [] })
-        .split('\n')
-        .at(-1)!,
-    );
+    log(redact(verdictLine(unrunReport('(none)', false, (error as Error).message)), { ...(apiKey ? { apiKey } : {}), headerValues: [] }));
     throw error;
   }
 }

@@ -30,13 +30,10 @@ export interface ReadPage {
 
 /** Where a listing longer than --max-pages ends, found in O(log n) requests (see `read-listing.ts`). */
 export interface ListingEnd {
-  readonly size: number;
   /** Records up to the end: (last page - 1) * size + the last page's length. */
   readonly total: number;
   /** The last page with records. */
   readonly last: ReadPage;
-  /** The first page found with no records (the page after the last, or after `repeated`). */
-  readonly past: Exchange;
   /** A page after the last whose records all repeat the last page's: records past the end. */
   readonly repeated?: ReadPage;
   /** The pages with records read from the prefix's last page on (it, the search for the end, sampled pairs), by number. */
@@ -210,6 +207,13 @@ export function unusable(exchange: Exchange, severity: Finding['severity'], what
   return { severity, message: `${what}: the response was not a 200 JSON array`, expected: '200 with a JSON array', actual: got, exchange };
 }
 
+/** The largest page size the spec allows (its default when it states no maximum): what listings are read at. */
+export const largestPageSize = ({ pageSize }: ListingParameters): number =>
+  typeof pageSize.schema.maximum === 'number' ? pageSize.schema.maximum : Number(pageSize.schema.default);
+
+/** The first page number the spec allows (1 when it states no minimum). */
+export const firstPage = ({ page }: ListingParameters): number => (typeof page.schema.minimum === 'number' ? page.schema.minimum : 1);
+
 /** The query for page `page` of size `size`, with the spec's parameter names. */
 export function pageQuery(
   context: OperationContext,
@@ -236,19 +240,19 @@ export function recheckOf(
 }
 
 /**
- * The listing's records counted again at `size`, with `extra` pages sent at the same time, all at once (the
- * pages it had, and one more); undefined when a page is not a 200 array or the listing goes past `maxPages`.
+ * A listing read to its end, counted again: the pages it had and one more, with `extra` queries, all sent at
+ * once; undefined when a page is not a 200 array or the listing now goes past them.
  */
 export async function countAgain(
   context: OperationContext,
-  size: number,
-  pages: number,
-  maxPages: number,
+  listing: Listing,
   extra: readonly Readonly<Record<string, string>>[] = [],
 ): Promise<{ count: number; extra: (Record<string, unknown>[] | undefined)[] } | undefined> {
-  const wanted = Math.min(maxPages, pages + 1);
+  const { size } = listing;
+  const wanted = Math.min(listing.maxPages, listing.pages + 1);
+  const first = firstPage(context.parameters);
   const answers = await Promise.all([
-    ...Array.from({ length: wanted }, (_, k) => context.send(pageQuery(context, k + 1, size))),
+    ...Array.from({ length: wanted }, (_, k) => context.send(pageQuery(context, first + k, size))),
     ...extra.map((query) => context.send(query)),
   ]);
   let count = 0;

@@ -1,4 +1,4 @@
-import { identities, pageQuery, recordsOf, type Finding, type OperationContext } from './check.ts';
+import { firstPage, identities, largestPageSize, pageQuery, recordsOf, type Finding, type OperationContext } from './check.ts';
 import type { Exchange } from './types.ts';
 
 /** Re-reads of the first page when its answers differ, to tell data that lives from answers that are broken. */
@@ -18,6 +18,22 @@ export type Change =
   | { readonly kind: 'replicas'; readonly why: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Calls `attempt` up to {@link REREADS} times, `intervalMs` apart, until it tells something (not undefined)
+ * or `stop` is aborted; resolves with what it told, or undefined.
+ *
+ * @example
+ * const verdict = await untilTold(1_000, deadline, async () => ((await recheck()) ? undefined : 'explained'));
+ */
+export async function untilTold<T>(intervalMs: number, stop: AbortSignal, attempt: () => Promise<T | undefined>): Promise<T | undefined> {
+  for (let n = 0; n < REREADS && !stop.aborted; n += 1) {
+    if (n > 0) await sleep(intervalMs);
+    const told = await attempt();
+    if (told !== undefined) return told;
+  }
+  return undefined;
+}
 const order = (exchange: Exchange) => identities(recordsOf(exchange)!).join();
 const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join();
 
@@ -108,8 +124,7 @@ export async function observeChange(context: OperationContext, probe: Exchange, 
  * order (and the same count, when sent) every time.
  */
 export async function stillDuring<T>(context: OperationContext, during: () => Promise<T>): Promise<{ result: T; still: boolean }> {
-  const max = Number(context.parameters.pageSize.schema.maximum ?? context.parameters.pageSize.schema.default);
-  const query = pageQuery(context, 1, max);
+  const query = pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters));
   // Each pair at once: replicas taking turns answer one request each.
   const pair = () => Promise.all([context.send(query), context.send(query)]);
   const reads = await pair();

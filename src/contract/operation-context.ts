@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
-import { pageQuery, type Listing, type OperationContext } from './check.ts';
+import { firstPage, largestPageSize, pageQuery, type Listing, type OperationContext } from './check.ts';
 import { readListing } from './read-listing.ts';
 import type { HttpClient } from './http-client.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
@@ -48,10 +48,13 @@ export function createOperationContext(
       return exchange;
     },
     listing() {
-      const { page, pageSize } = parameters;
-      const size = typeof pageSize.schema.maximum === 'number' ? pageSize.schema.maximum : Number(pageSize.schema.default);
-      const first = typeof page.schema.minimum === 'number' ? page.schema.minimum : 1;
-      listing ??= readListing((n, s) => context.send(pageQuery(context, n, s)), first, size, settings.maxPages, settings.seed);
+      listing ??= readListing(
+        (n, s) => context.send(pageQuery(context, n, s)),
+        firstPage(parameters),
+        largestPageSize(parameters),
+        settings.maxPages,
+        settings.seed,
+      );
       return listing;
     },
     listingRead: () => listing,

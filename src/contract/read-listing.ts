@@ -115,7 +115,6 @@ async function findEnd(read: PageReader, size: number, prefixLast: ReadPage, see
     if (probe.records.length > 0) lo = probe.page;
     else hi = probe.page;
   }
-  const past = pages.get(hi)!;
   // The last two pages, and pairs between the prefix and the end from the seed, one in each stretch.
   const pairs = new Set<number>();
   if (lo - 1 > prefixLast.page) pairs.add(lo - 1);
@@ -139,10 +138,8 @@ async function findEnd(read: PageReader, size: number, prefixLast: ReadPage, see
   const repeated = before && found.records.every((record) => seen.has(identity(record))) ? found : undefined;
   const last = repeated ? before! : found;
   return {
-    size,
     total: (last.page - 1) * size + last.records.length,
     last,
-    past: past.exchange,
     pages: [...pages.values()].filter((p) => p.records.length > 0 && p !== repeated).sort((a, b) => a.page - b.page),
     ...(repeated ? { repeated } : {}),
   };

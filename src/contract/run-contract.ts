@@ -6,7 +6,7 @@ import { ALL_CHECKS, selectChecks } from './checks/index.ts';
 import { grade } from './grade.ts';
 import type { ContractOptions } from './contract-options.ts';
 import { createHttpClient, DEADLINE_REACHED } from './http-client.ts';
-import { observeChange, REREADS, stillDuring } from './live-data.ts';
+import { observeChange, stillDuring, untilTold } from './live-data.ts';
 import { createOperationContext } from './operation-context.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure, type ListingCoverage } from './types.ts';
 
@@ -118,13 +118,11 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
           judged.push(rechecked.settled ? rechecked.outcome : invalidate(rechecked.outcome, change.why, seed));
           continue;
         }
-        let again: CheckOutcome | undefined;
-        for (let attempt = 0; attempt < REREADS && !again && !deadline.aborted; attempt += 1) {
-          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, rereadMs));
+        const again = await untilTold(rereadMs, deadline, async () => {
           const fresh = createOperationContext(run.operation, options.document, client, judges, settings, run.exchanges);
           const { result, still } = await stillDuring(fresh, () => runScenario(check, fresh, undefined));
-          if (still) again = result;
-        }
+          return still ? result : undefined;
+        });
         judged.push(again ?? invalidate(outcome, change.why, seed));
       }
       return judged;
@@ -144,12 +142,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       const kept = outcome.failures.filter((f) => f.absolute);
       const untold: Failure[] = [];
       for (const failure of comparing) {
-        let verdict: 'stands' | 'explained' | undefined;
-        for (let attempt = 0; attempt < REREADS && !verdict && !deadline.aborted; attempt += 1) {
-          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, rereadMs));
+        const verdict = await untilTold(rereadMs, deadline, async () => {
           const { result, still } = await stillDuring(context, failure.recheck!);
-          verdict = !result ? 'explained' : still ? 'stands' : undefined;
-        }
+          return !result ? 'explained' : still ? 'stands' : undefined;
+        });
         if (verdict === 'stands') kept.push(failure);
         else if (!verdict) untold.push(failure);
       }

@@ -10,6 +10,7 @@ import {
   preview,
   recordsOf,
   type Finding,
+  type Listing,
   type OperationContext,
   type ScenarioCheck,
 } from '../check.ts';
@@ -54,11 +55,7 @@ export const pagePastEnd: ScenarioCheck = {
       actual: `${response.status} ${preview(response.text, 80)}`,
       exchange,
       // Records there may have arrived since the listing was counted: counted again, is the page still not empty?
-      ...(!records
-        ? { absolute: true }
-        : listing.complete
-          ? { recheck: () => recordsPastEnd(context, total, listing.size, listing.pages, listing.maxPages, size) }
-          : {}),
+      ...(!records ? { absolute: true } : listing.complete ? { recheck: () => recordsPastEnd(context, listing, total, size) } : {}),
     });
     return findings;
   },
@@ -68,16 +65,9 @@ export const pagePastEnd: ScenarioCheck = {
  * Counts the listing again and reads the page of size `size` just past the end as it was (sent together), then,
  * if the count moved, the page past the new end: whether the page past the end holds records.
  */
-async function recordsPastEnd(
-  context: OperationContext,
-  total: number,
-  max: number,
-  pages: number,
-  maxPages: number,
-  size: number,
-): Promise<boolean> {
+async function recordsPastEnd(context: OperationContext, listing: Listing, total: number, size: number): Promise<boolean> {
   const past = (count: number) => pageQuery(context, Math.floor(count / size) + 2, size);
-  const again = await countAgain(context, max, pages, maxPages, [past(total)]);
+  const again = await countAgain(context, listing, [past(total)]);
   if (!again) return false;
   const page = again.count === total ? again.extra[0] : recordsOf(await context.send(past(again.count)));
   return (page?.length ?? 0) > 0;

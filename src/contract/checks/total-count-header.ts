@@ -1,4 +1,4 @@
-import type { Finding, OperationContext, ScenarioCheck } from '../check.ts';
+import type { Finding, Listing, OperationContext, ScenarioCheck } from '../check.ts';
 import { countAgain, listingTotal, needListing, needRecords, notApplicable, pageQuery } from '../check.ts';
 import { noMatchTerm } from './search-term.ts';
 
@@ -35,7 +35,7 @@ export const totalCountHeader: ScenarioCheck = {
           expected: String(total),
           actual: header,
           exchange,
-          ...(listing.complete ? { recheck: () => totalAgain(context, listing.size, listing.pages, listing.maxPages) } : {}),
+          ...(listing.complete ? { recheck: () => totalAgain(context, listing) } : {}),
         });
       }
     }
@@ -56,10 +56,10 @@ export const totalCountHeader: ScenarioCheck = {
 };
 
 /** X-Total-Count of page 1 of size 1, read again, against the records counted by reading the listing again at the same time. */
-async function totalAgain(context: OperationContext, size: number, pages: number, maxPages: number): Promise<boolean> {
+async function totalAgain(context: OperationContext, listing: Listing): Promise<boolean> {
   const [header, again] = await Promise.all([
     context.send(pageQuery(context, 1, 1)).then((e) => e.response?.headers['x-total-count']),
-    countAgain(context, size, pages, maxPages),
+    countAgain(context, listing),
   ]);
   return again !== undefined && header !== String(again.count);
 }

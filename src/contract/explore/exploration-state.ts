@@ -1,4 +1,4 @@
-import { pageQuery, type OperationContext } from '../check.ts';
+import { firstPage, pageQuery, type OperationContext } from '../check.ts';
 import { readListing } from '../read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../checks/wrong-keys.ts';
 import type { SendOptions } from '../http-client.ts';
@@ -41,15 +41,19 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         wrong,
         async resync(prefetch?: () => Promise<unknown>) {
           if (!live.model.complete) return false;
-          const { page, pageSize } = context.parameters;
-          const size = Number(pageSize.schema.maximum ?? pageSize.schema.default);
-          const first = typeof page.schema.minimum === 'number' ? page.schema.minimum : 1;
           const ahead = Math.min(listing.maxPages, listing.pages + 1);
           // The requests and reference pages start afresh either way: one of them may be what went stale.
           live.reference = createReferencePages(context);
           live.send = createQueryMemo(context);
           const [fresh] = await Promise.all([
-            readListing((n, s) => context.send(pageQuery(context, n, s)), first, size, listing.maxPages, context.seed, ahead),
+            readListing(
+              (n, s) => context.send(pageQuery(context, n, s)),
+              firstPage(context.parameters),
+              listing.size,
+              listing.maxPages,
+              context.seed,
+              ahead,
+            ),
             prefetch?.(),
           ]);
           // Compared whole, not by id: an edited record changes what a search finds.

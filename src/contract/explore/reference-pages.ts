@@ -1,4 +1,4 @@
-import { recordsOf, type OperationContext } from '../check.ts';
+import { largestPageSize, recordsOf, type OperationContext } from '../check.ts';
 import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
 
@@ -17,7 +17,7 @@ export type Whole =
  */
 export function createReferencePages(context: OperationContext) {
   const { page, pageSize, search } = context.parameters;
-  const max = typeof pageSize.schema.maximum === 'number' ? pageSize.schema.maximum : Number(pageSize.schema.default);
+  const max = largestPageSize(context.parameters);
   const pages = new Map<string, Promise<Exchange>>();
   const fetchPage = (term: string | undefined, n: number) => {
     const key = `${term ?? '\u0000'}|${n}`;

@@ -64,9 +64,13 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
       `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
     );
   }
-  lines.push(`${VERDICT[report.verdict]}${report.reason ? `: ${report.reason}` : ''}${partlyRead(report)}`);
+  lines.push(verdictLine(report));
   return redact(lines.join('\n'), secrets);
 }
+
+/** The report's last line, its verdict: `conformant`, `NOT conformant: ...`, `COULD NOT RUN: ...` (not yet redacted). */
+export const verdictLine = (report: ContractReport): string =>
+  `${VERDICT[report.verdict]}${report.reason ? `: ${report.reason}` : ''}${partlyRead(report)}`;
 
 /** For listings longer than --max-pages, how much the verdict rests on: ` (listAlerts: 5,000 of 1,000,037 records read, ...)`. */
 function partlyRead(report: ContractReport): string {
