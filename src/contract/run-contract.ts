@@ -7,6 +7,7 @@ import { grade } from './grade.ts';
 import type { ContractOptions } from './contract-options.ts';
 import { createHttpClient, DEADLINE_REACHED } from './http-client.ts';
 import { observeChange, stillDuring, untilTold } from './live-data.ts';
+import { newestCopy } from './newest-copy.ts';
 import { createOperationContext } from './operation-context.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure, type ListingCoverage } from './types.ts';
 
@@ -72,7 +73,12 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
 
     const runs = operations.map((operation) => {
       const exchanges: Exchange[] = [];
-      return { operation, exchanges, context: createOperationContext(operation, options.document, client, judges, settings, exchanges) };
+      return {
+        operation,
+        exchanges,
+        client,
+        context: createOperationContext(operation, options.document, client, judges, settings, exchanges),
+      };
     });
     const probes = await Promise.all(runs.map(({ context }) => context.send({})));
     refuseMisconfigured(
@@ -90,9 +96,21 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     async function judgeAgainIfChanged(scenarios: CheckOutcome[], run: (typeof runs)[number], probe: Exchange): Promise<CheckOutcome[]> {
       const change = await observeChange(run.context, probe, rereadMs);
       if (change.kind === 'none') return scenarios;
-      // Several versions at once: no re-run can be known to see one, so what compares answers cannot be judged.
-      if (change.kind === 'replicas')
-        return scenarios.map((o) => (checks.find((c) => c.name === o.check)?.judgesEachAnswer ? o : invalidate(o, change.why, seed)));
+      if (change.kind === 'replicas') {
+        // Already read from the newest version, and still several: no answer can be known to come from one.
+        if (run.client !== client) return scenarios.map((o) => (standsAsRun(o) ? o : invalidate(o, change.why, seed)));
+        // Several versions at once: what compares answers runs again, each request answered by the newest
+        // version, and is then judged as on one server whose data changes.
+        const newest = { ...run, client: newestCopy(client) };
+        newest.context = createOperationContext(run.operation, options.document, newest.client, judges, settings, run.exchanges);
+        const again = await newest.context.send({});
+        const rerun: CheckOutcome[] = [];
+        for (const outcome of scenarios)
+          rerun.push(
+            standsAsRun(outcome) ? outcome : await runScenario(checks.find((c) => c.name === outcome.check)!, newest.context, stop()),
+          );
+        return judgeAgainIfChanged(rerun, newest, again);
+      }
       if (change.kind === 'shuffled') {
         return scenarios.map((o) =>
           o.check === 'stable_order'
@@ -107,9 +125,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       const judged: CheckOutcome[] = [];
       for (const outcome of scenarios) {
         const check = checks.find((c) => c.name === outcome.check)!;
-        // A check skipped for want of evidence may have been cut short by the change (a listing read across it).
-        const unseen = outcome.status === 'skipped' && outcome.skipCause === 'no-evidence' && !deadline.aborted;
-        if (!unseen && (check.judgesEachAnswer || outcome.failures.every((f) => f.absolute))) {
+        if (standsAsRun(outcome)) {
           judged.push(outcome);
           continue;
         }
@@ -119,13 +135,25 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
           continue;
         }
         const again = await untilTold(rereadMs, deadline, async () => {
-          const fresh = createOperationContext(run.operation, options.document, client, judges, settings, run.exchanges);
+          const fresh = createOperationContext(run.operation, options.document, run.client, judges, settings, run.exchanges);
           const { result, still } = await stillDuring(fresh, () => runScenario(check, fresh, undefined));
           return still ? result : undefined;
         });
         judged.push(again ?? invalidate(outcome, change.why, seed));
       }
       return judged;
+    }
+
+    /**
+     * Whether an outcome stands whatever the data did: its check judges each answer alone, or its findings are
+     * absolute. A check skipped for want of evidence may have been cut short by the change (a listing read
+     * across it), so it does not.
+     */
+    function standsAsRun(outcome: CheckOutcome): boolean {
+      const unseen = outcome.status === 'skipped' && outcome.skipCause === 'no-evidence' && !deadline.aborted;
+      return (
+        !unseen && (checks.find((c) => c.name === outcome.check)!.judgesEachAnswer === true || outcome.failures.every((f) => f.absolute))
+      );
     }
 
     /**

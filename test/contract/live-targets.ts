@@ -1,5 +1,6 @@
 // In-process targets whose data lives while the kit reads them, and broken ones that look alike. Time is
-// counted in requests, not milliseconds, so every run of a test sees the same changes at the same requests.
+// counted in requests, not milliseconds, so every run of a test sees the same changes at the same requests:
+// it moves on when a request arrives after an answer went out, so requests sent at once share a moment.
 // Auth, validation and errors are the mock's own; a 200 listing's body and X-Total-Count are then the page
 // of the target's current records (search: a case-insensitive substring of any string field, as the spec assumes).
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
@@ -8,8 +9,8 @@ import { spec } from '../helpers.ts';
 
 type Json = Record<string, unknown>;
 
-/** The records a listing holds at request number `n`, newest first. */
-type Source = (path: string, n: number) => readonly Json[];
+/** The records a listing holds at moment `t`, newest first, for request number `n` (which replica answers). */
+type Source = (path: string, t: number, n: number) => readonly Json[];
 
 const KEYS: Record<string, string> = { '/alert': 'alerts', '/sensor': 'sensors' };
 const dataset = generateDataset(spec.document, { seed: 12, counts: { alerts: 1000, sensors: 60 } }) as Record<string, Json[]>;
@@ -29,16 +30,22 @@ export function liveTarget(
 ) {
   const mock = createApp({ spec, dataset: { seed: 3, counts: { alerts: 5, sensors: 5 } } });
   let n = 0;
+  let t = 0;
+  let answered = true;
   return async (request: Request): Promise<Response> => {
     n += 1;
+    if (answered) t += 1;
+    answered = false;
+    const [at, number] = [t, n];
     const response = await mock.fetch(request);
+    answered = true;
     const url = new URL(request.url);
     if (response.status !== 200 || !KEYS[url.pathname]) return response;
     const term = url.searchParams.get('search') ?? '';
-    const found = source(url.pathname, n).filter((r) => contains(r, term));
+    const found = source(url.pathname, at, number).filter((r) => contains(r, term));
     const page = Number(url.searchParams.get('page') ?? '1');
     const size = Number(url.searchParams.get('pageSize') ?? '20');
-    const served = edit.page ? edit.page(found, page, size, n) : found.slice((page - 1) * size, page * size);
+    const served = edit.page ? edit.page(found, page, size, number) : found.slice((page - 1) * size, page * size);
     const headers = new Headers(response.headers);
     headers.set('x-total-count', String(found.length));
     headers.delete('link');
@@ -47,19 +54,19 @@ export function liveTarget(
   };
 }
 
-/** Alerts with a new one at the head every `every` requests (up to HIDDEN new ones); sensors unchanged. */
+/** Alerts with a new one at the head every `every` moments (up to HIDDEN new ones); sensors unchanged. */
 export const growing =
   (every: number): Source =>
-  (path, n) =>
-    path === '/alert' ? dataset.alerts!.slice(Math.max(0, HIDDEN - Math.floor(n / every))) : dataset.sensors!;
+  (path, t) =>
+    path === '/alert' ? dataset.alerts!.slice(Math.max(0, HIDDEN - Math.floor(t / every))) : dataset.sensors!;
 
-/** The alerts of the start, one of which has its updated_at moved every `every` requests. */
+/** The alerts of the start, one of which has its updated_at moved every `every` moments. */
 export const editing =
   (every: number): Source =>
-  (path, n) => {
+  (path, t) => {
     if (path !== '/alert') return dataset.sensors!;
     const alerts = dataset.alerts!.slice(HIDDEN);
-    const edited = { ...alerts[7]!, updated_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(n / every) * 60_000).toISOString() };
+    const edited = { ...alerts[7]!, updated_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(t / every) * 60_000).toISOString() };
     return [...alerts.slice(0, 7), edited, ...alerts.slice(8)];
   };
 
@@ -107,11 +114,11 @@ export function searchBlindCache(target: (request: Request) => Promise<Response>
 /** Two replicas in turn, request by request, the second one new alert behind the first. */
 export const replicas =
   (every: number): Source =>
-  (path, n) =>
-    path === '/alert' ? growing(every)(path, n).slice(n % 2) : dataset.sensors!;
+  (path, t, n) =>
+    path === '/alert' ? growing(every)(path, t, n).slice(n % 2) : dataset.sensors!;
 
 /** Two replicas in turn whose alerts differ in the middle (one lost a record the other has): not lag. */
-export const divergentReplicas: Source = (path, n) => {
+export const divergentReplicas: Source = (path, _t, n) => {
   if (path !== '/alert') return dataset.sensors!;
   const alerts = dataset.alerts!.slice(HIDDEN);
   return n % 2 ? alerts : [...alerts.slice(0, 5), ...alerts.slice(6)];

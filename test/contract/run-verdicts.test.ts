@@ -41,7 +41,7 @@ describe('verdicts of a run', () => {
   it('data that changes with every request, so no re-run sees it still, is inconclusive, not violations', async () => {
     // An alert arrives with every request, and every 400 requests the newest 400 go again: it never stands still.
     const report = await run(
-      liveTarget((path, n) => growing(1)(path, n % 400)),
+      liveTarget((path, _t, n) => growing(1)(path, n % 400, n)),
       {
         checks: ['pagination_consistency', 'explore_pages', 'explore_search'],
         rereadIntervalMs: 1,
