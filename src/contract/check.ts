@@ -226,22 +226,24 @@ export function pageQuery(
 
 /**
  * Sends `queries` again, all at once (so that they see the data at one moment, however often it changes), and
- * resolves whether `disagree` still holds of their records (false when one is not a 200 array).
+ * resolves whether `disagree` still holds of their records (undefined when one is not a 200 array).
  */
 export function recheckOf(
   context: OperationContext,
   queries: readonly Readonly<Record<string, string>>[],
   disagree: (records: readonly Record<string, unknown>[][]) => boolean,
-): () => Promise<boolean> {
+): () => Promise<boolean | undefined> {
   return async () => {
     const answers = (await Promise.all(queries.map((query) => context.send(query)))).map(recordsOf);
-    return answers.every((records) => records !== undefined) && disagree(answers as Record<string, unknown>[][]);
+    return answers.every((records) => records !== undefined) ? disagree(answers as Record<string, unknown>[][]) : undefined;
   };
 }
 
 /**
- * A listing read to its end, counted again: the pages it had and one more, with `extra` queries, all sent at
- * once; undefined when a page is not a 200 array or the listing now goes past them.
+ * A listing read to its end, counted again: the pages it had and two more (room for records that arrived
+ * since), with `extra` queries, all sent at once. When the listing now goes past them, all of it is sent again
+ * at once over twice as many pages (up to --max-pages), so that every count comes from one moment. Undefined
+ * when a page is not a 200 array or the listing goes past --max-pages.
  */
 export async function countAgain(
   context: OperationContext,
@@ -249,20 +251,21 @@ export async function countAgain(
   extra: readonly Readonly<Record<string, string>>[] = [],
 ): Promise<{ count: number; extra: (Record<string, unknown>[] | undefined)[] } | undefined> {
   const { size } = listing;
-  const wanted = Math.min(listing.maxPages, listing.pages + 1);
   const first = firstPage(context.parameters);
-  const answers = await Promise.all([
-    ...Array.from({ length: wanted }, (_, k) => context.send(pageQuery(context, first + k, size))),
-    ...extra.map((query) => context.send(query)),
-  ]);
-  let count = 0;
-  for (const exchange of answers.slice(0, wanted)) {
-    const records = recordsOf(exchange);
-    if (!records) return undefined;
-    count += records.length;
-    if (records.length < size) return { count, extra: answers.slice(wanted).map(recordsOf) };
+  for (let wanted = Math.min(listing.maxPages, listing.pages + 2); ; wanted = Math.min(listing.maxPages, wanted * 2)) {
+    const answers = await Promise.all([
+      ...Array.from({ length: wanted }, (_, k) => context.send(pageQuery(context, first + k, size))),
+      ...extra.map((query) => context.send(query)),
+    ]);
+    let count = 0;
+    for (const exchange of answers.slice(0, wanted)) {
+      const records = recordsOf(exchange);
+      if (!records) return undefined;
+      count += records.length;
+      if (records.length < size) return { count, extra: answers.slice(wanted).map(recordsOf) };
+    }
+    if (wanted === listing.maxPages) return undefined;
   }
-  return undefined;
 }
 
 /** The identities of records, to compare listings. */

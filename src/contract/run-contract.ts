@@ -172,6 +172,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       for (const failure of comparing) {
         const verdict = await untilTold(rereadMs, deadline, async () => {
           const { result, still } = await stillDuring(context, failure.recheck!);
+          if (result === undefined) return undefined;
           return !result ? 'explained' : still ? 'stands' : undefined;
         });
         if (verdict === 'stands') kept.push(failure);

@@ -50,10 +50,11 @@ export interface Failure {
    */
   readonly absolute?: boolean;
   /**
-   * Sends the requests the finding rests on again and resolves whether they still disagree: how the kit tells
+   * Sends the requests the finding rests on again and resolves whether they still disagree (undefined when
+   * the answers cannot tell: an error, or a listing that grew past the pages read again): how the kit tells
    * data that changed between them from a broken answer. The kit's own; never in a report.
    */
-  readonly recheck?: () => Promise<boolean>;
+  readonly recheck?: () => Promise<boolean | undefined>;
 }
 
 /**

@@ -26,7 +26,10 @@ const contains = (record: Json, term: string) =>
 /** A target answering from `source`, with `edit` to break how a page is served. */
 export function liveTarget(
   source: Source,
-  edit: { page?: (records: readonly Json[], page: number, size: number, n: number) => readonly Json[] } = {},
+  edit: {
+    page?: (records: readonly Json[], page: number, size: number, n: number) => readonly Json[];
+    total?: (count: number, term: string) => number;
+  } = {},
 ) {
   const mock = createApp({ spec, dataset: { seed: 3, counts: { alerts: 5, sensors: 5 } } });
   let n = 0;
@@ -47,7 +50,7 @@ export function liveTarget(
     const size = Number(url.searchParams.get('pageSize') ?? '20');
     const served = edit.page ? edit.page(found, page, size, number) : found.slice((page - 1) * size, page * size);
     const headers = new Headers(response.headers);
-    headers.set('x-total-count', String(found.length));
+    headers.set('x-total-count', String(edit.total ? edit.total(found.length, term) : found.length));
     headers.delete('link');
     headers.delete('etag');
     return new Response(JSON.stringify(served), { status: 200, headers });

@@ -121,8 +121,8 @@ function farPages(listing: Listing): Finding[] {
   return findings;
 }
 
-/** Page `page` of size `size` read again, against the pages of the largest size that hold its records read just after it. */
-function sliceRecheck(context: OperationContext, max: number, page: number, size: number): () => Promise<boolean> {
+/** Page `page` of size `size` read again, against the pages of the largest size that hold its records, read at the same time. */
+function sliceRecheck(context: OperationContext, max: number, page: number, size: number): () => Promise<boolean | undefined> {
   const start = (page - 1) * size;
   const first = Math.floor(start / max) + 1;
   const spans = Math.floor((start + size - 1) / max) + 1 - first + 1;

@@ -56,10 +56,10 @@ export const totalCountHeader: ScenarioCheck = {
 };
 
 /** X-Total-Count of page 1 of size 1, read again, against the records counted by reading the listing again at the same time. */
-async function totalAgain(context: OperationContext, listing: Listing): Promise<boolean> {
+async function totalAgain(context: OperationContext, listing: Listing): Promise<boolean | undefined> {
   const [header, again] = await Promise.all([
     context.send(pageQuery(context, 1, 1)).then((e) => e.response?.headers['x-total-count']),
     countAgain(context, listing),
   ]);
-  return again !== undefined && header !== String(again.count);
+  return again && header !== String(again.count);
 }

@@ -41,7 +41,9 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         wrong,
         async resync(prefetch?: () => Promise<unknown>) {
           if (!live.model.complete) return false;
-          const ahead = Math.min(listing.maxPages, listing.pages + 1);
+          // From the model as last read, not as first read: a listing that grew during the run must still be
+          // read all at once, else its last pages come from a later moment than the rest.
+          const ahead = Math.min(listing.maxPages, Math.floor(live.model.records.length / listing.size) + 2);
           // The requests and reference pages start afresh either way: one of them may be what went stale.
           live.reference = createReferencePages(context);
           live.send = createQueryMemo(context);
