@@ -31,6 +31,7 @@ Options:
   --max-pages N             pages read when enumerating a listing (default ${CONTRACT_DEFAULTS.maxPages})
   --max-response-time MS    fail any response slower than this (opt-in check max_response_time)
   --rate N                  send at most N requests per second (for real gateways)
+  --concurrency N           requests in flight at once (default ${CONTRACT_DEFAULTS.concurrency}; from the first 429 on, one at a time)
   --max-retries N           retries of a 429, honouring Retry-After (default 2)
   --header 'Name: value'    extra header on every request (repeatable), e.g. for a gateway; values are redacted
   --spec FILE               another copy of the spec (default: the kit's spec/openapi.yaml)
@@ -55,6 +56,7 @@ const CONTRACT_OPTIONS = {
   'max-pages': { type: 'string' },
   'max-response-time': { type: 'string' },
   rate: { type: 'string' },
+  concurrency: { type: 'string' },
   'max-retries': { type: 'string' },
   header: { type: 'string', multiple: true },
   spec: { type: 'string' },
@@ -98,7 +100,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
             .filter(Boolean)
         : undefined;
     const number = (
-      name: 'timeout' | 'max-pages' | 'max-response-time' | 'seed' | 'examples' | 'max-duration' | 'rate' | 'max-retries',
+      name: 'timeout' | 'max-pages' | 'max-response-time' | 'seed' | 'examples' | 'max-duration' | 'rate' | 'concurrency' | 'max-retries',
       min: number,
       max: number,
     ) => {
@@ -112,6 +114,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
     const examples = number('examples', 1, 100_000);
     const maxDuration = number('max-duration', 1, 86_400);
     const rate = number('rate', 1, 100_000);
+    const concurrency = number('concurrency', 1, 64);
     const maxRetries = number('max-retries', 0, 20);
 
     const spec = loadSpec(typeof values.spec === 'string' ? values.spec : undefined);
@@ -129,6 +132,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
       ...(examples ? { examples } : {}),
       ...(maxDuration ? { maxDurationMs: maxDuration * 1000 } : {}),
       ...(rate ? { rate } : {}),
+      ...(concurrency ? { concurrency } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
     });
     writers.write(report);

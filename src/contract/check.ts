@@ -85,6 +85,8 @@ export interface OperationContext {
   readonly examples: number;
   /** The key the run sends (to derive wrong keys that resemble it); never shown. */
   readonly apiKey: string | undefined;
+  /** Requests the run may have in flight: above 1, a check may send requests it will need ahead, at once. */
+  readonly concurrency: number;
   /** GET the operation's path with `query`; the exchange is recorded for the response checks. */
   send(query: Readonly<Record<string, string>>, options?: SendOptions): Promise<Exchange>;
   /** The whole listing (cached; bounded by --max-pages). */
@@ -119,6 +121,11 @@ export interface ResponseCheck extends CheckBase {
 /** A check that sends its own requests to probe one behaviour. */
 export interface ScenarioCheck extends CheckBase {
   readonly kind: 'scenario';
+  /**
+   * Checks of one group share what they send through one context (the explorations' model and answers), so
+   * they run one after another on it, even when other checks run side by side.
+   */
+  readonly group?: string;
   run(context: OperationContext): Promise<Finding[] | Skip>;
 }
 

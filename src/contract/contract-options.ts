@@ -26,6 +26,11 @@ export interface ContractOptions {
   readonly maxDurationMs?: number;
   /** At most this many requests per second. */
   readonly rate?: number;
+  /**
+   * At most this many requests in flight (default 8); from the first 429 on, one at a time. 1 sends one
+   * request at a time throughout. The findings are the same whatever the order answers arrive in.
+   */
+  readonly concurrency?: number;
   /** Retries of a 429 (honouring Retry-After). */
   readonly maxRetries?: number;
   /** Time between re-reads of a listing whose answers changed during the run (default 1 s). */

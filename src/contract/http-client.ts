@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { redact, redactValue, type Secrets } from '../secrets/redact.ts';
 import type { Exchange, FetchLike, RecordedRequest, RecordedResponse } from './types.ts';
@@ -24,6 +25,11 @@ export interface HttpClientOptions {
   readonly reducedBodyBytes?: number;
   /** At most this many requests per second, spaced evenly (retries included). */
   readonly rate?: number;
+  /**
+   * At most this many requests in flight (default 1). From the first 429 on, one at a time, and none starts
+   * before its Retry-After has passed.
+   */
+  readonly concurrency?: number;
   /** Retries of a 429, honouring Retry-After (default 2). */
   readonly maxRetries?: number;
   /** The run's deadline: aborts requests in flight; later sends return at once without sending. */
@@ -91,6 +97,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const reducedCap = Math.min(options.maxBodyBytes, options.reducedBodyBytes ?? REDUCED_BODY_BYTES);
   let capReached = false;
   const pace = pacer(options.rate, options.signal);
+  const inFlight = pLimit(Math.max(1, options.concurrency ?? 1));
+  // After a 429: no request starts before this (performance.now() time), whichever request got it.
+  let holdUntil = 0;
+  const backOff = (waitMs: number) => {
+    inFlight.concurrency = 1;
+    holdUntil = Math.max(holdUntil, performance.now() + waitMs);
+  };
+  /** One attempt in its turn: within the concurrency, the rate and any hold; undefined when the deadline passed first. */
+  const inTurn = (run: () => Promise<Attempt>) =>
+    inFlight(async () => {
+      if (!(await pace())) return undefined;
+      const wait = holdUntil - performance.now();
+      if (wait > 0 && !(await sleep(wait, options.signal))) return undefined;
+      return run();
+    });
   const transport: Transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
 
   /** One request: sent, its body read within the cap and the timeout. `retryAfter` when it is a 429 to retry. */
@@ -155,14 +176,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const stopped = { operationId, request, error: DEADLINE_REACHED };
 
       for (let tries = 0; ; tries += 1) {
-        if (!(await pace())) return stopped;
-        if (tries > 0) stats.retried += 1;
-        const result = await attempt(url, method, headers, tries < maxRetries);
+        const result = await inTurn(() => {
+          if (tries > 0) stats.retried += 1;
+          return attempt(url, method, headers, tries < maxRetries);
+        });
+        if (!result) return stopped;
         if ('retryAfter' in result) {
-          if (!(await sleep(retryDelay(result.retryAfter, tries), options.signal))) return stopped;
+          backOff(retryDelay(result.retryAfter, tries));
           continue;
         }
         const { response, error } = result;
+        // A 429 given back (retries spent) slows the run all the same.
+        if (response?.status === 429) backOff(0);
         return { operationId, request, ...(response ? { response } : {}), ...(error ? { error: redact(error, secrets) } : {}) };
       }
     },

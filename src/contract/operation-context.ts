@@ -15,11 +15,15 @@ export interface ContextSettings {
   readonly seed: number;
   readonly examples: number;
   readonly apiKey: string | undefined;
+  /** Requests the run may have in flight at once: above 1, checks may send theirs ahead (1: one at a time, in order). */
+  readonly concurrency: number;
 }
 
 /**
- * Builds the context of one operation. Every exchange it sends is appended to `exchanges`, so the
- * response checks see all of them, whichever check sent them.
+ * Builds the context of one operation. Every exchange it sends is appended to `sent` when the request is made
+ * (so the order is the order of the requests, whatever order answers come back in), for the response checks
+ * to see all of them, whichever check sent them. With `shared`, the listing is that context's (read once, its
+ * exchanges recorded there).
  */
 export function createOperationContext(
   operation: Operation,
@@ -27,7 +31,8 @@ export function createOperationContext(
   client: HttpClient,
   judges: { readonly prism: PrismValidator; readonly schemas: SchemaValidator },
   settings: ContextSettings,
-  exchanges: Exchange[],
+  sent: Promise<Exchange>[],
+  shared?: OperationContext,
 ): OperationContext {
   const parameters = listingParameters(operation);
   let listing: Promise<Listing> | undefined;
@@ -41,13 +46,15 @@ export function createOperationContext(
     seed: settings.seed,
     examples: settings.examples,
     apiKey: settings.apiKey,
+    concurrency: settings.concurrency,
     ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
-    async send(query, options) {
-      const exchange = await client.send(operation.operationId, operation.path, query, options);
-      exchanges.push(exchange);
+    send(query, options) {
+      const exchange = client.send(operation.operationId, operation.path, query, options);
+      sent.push(exchange);
       return exchange;
     },
     listing() {
+      if (shared) return shared.listing();
       listing ??= readListing(
         (n, s) => context.send(pageQuery(context, n, s)),
         firstPage(parameters),
@@ -57,7 +64,7 @@ export function createOperationContext(
       );
       return listing;
     },
-    listingRead: () => listing,
+    listingRead: () => (shared ? shared.listingRead() : listing),
   };
   return context;
 }

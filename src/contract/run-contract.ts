@@ -20,6 +20,7 @@ export const CONTRACT_DEFAULTS = {
   maxPages: 50,
   timeoutMs: 10_000,
   rereadIntervalMs: 1_000,
+  concurrency: 8,
 } as const;
 
 /**
@@ -47,6 +48,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.rate !== undefined ? { rate: options.rate } : {}),
+    concurrency: options.concurrency ?? CONTRACT_DEFAULTS.concurrency,
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
   });
   // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
@@ -62,17 +64,19 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
   }
 
   async function checkAll(): Promise<ContractReport> {
+    const concurrency = options.concurrency ?? CONTRACT_DEFAULTS.concurrency;
     const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
     const settings = {
       maxPages: options.maxPages ?? CONTRACT_DEFAULTS.maxPages,
       seed,
       examples: options.examples ?? CONTRACT_DEFAULTS.examples,
       apiKey: options.apiKey,
+      concurrency,
       ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
     };
 
     const runs = operations.map((operation) => {
-      const exchanges: Exchange[] = [];
+      const exchanges: Promise<Exchange>[] = [];
       return {
         operation,
         exchanges,
@@ -182,18 +186,20 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       return { outcome: { ...outcome, failures: kept }, settled: true };
     }
 
-    const outcomes: CheckOutcome[] = [];
     const stop = (): Skip | undefined =>
       deadline.aborted
         ? noEvidence(`the run's --max-duration of ${Math.round(maxDurationMs / 1000)} s was reached before this check ran`)
         : undefined;
-    for (const [i, { context, exchanges }] of runs.entries()) {
-      const scenarios: CheckOutcome[] = [];
-      for (const check of checks.filter((c) => c.kind === 'scenario')) {
+    const scenarioChecks = checks.filter((c) => c.kind === 'scenario');
+
+    /** Runs `group` one check after another on `context`. */
+    async function oneByOne(group: readonly Check[], context: OperationContext): Promise<CheckOutcome[]> {
+      const outcomes: CheckOutcome[] = [];
+      for (const check of group) {
         const outcome = await runScenario(check, context, stop());
         // Cut short by the deadline with nothing found: what it saw proves nothing either way.
         const cut = deadline.aborted && outcome.status !== 'skipped' && outcome.failures.length === 0;
-        scenarios.push(
+        outcomes.push(
           cut
             ? {
                 ...outcome,
@@ -204,11 +210,45 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
             : outcome,
         );
       }
-      outcomes.push(...(await judgeAgainIfChanged(scenarios, runs[i]!, probes[i]!)));
-      // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
-      const judged = exchanges.filter((e) => e.error !== DEADLINE_REACHED);
-      for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, context, judged));
+      return outcomes;
     }
+
+    /**
+     * The scenario checks of one operation: one after another (concurrency 1), or side by side, each group on
+     * a context of its own that records what it sends in a list of its own; the operation's listing is read
+     * once, recorded with the operation's own exchanges. The outcomes come in check order, the exchanges
+     * group by group: the same whatever order answers arrive in.
+     */
+    async function scenariosOf(run: (typeof runs)[number]): Promise<{ outcomes: CheckOutcome[]; sent: Promise<Exchange>[] }> {
+      if (concurrency === 1) return { outcomes: await oneByOne(scenarioChecks, run.context), sent: [] };
+      const groups = new Map<string, Check[]>();
+      for (const check of scenarioChecks) {
+        const key = (check.kind === 'scenario' && check.group) || check.name;
+        groups.set(key, [...(groups.get(key) ?? []), check]);
+      }
+      const lists = [...groups.values()].map((group) => ({ group, sent: [] as Promise<Exchange>[] }));
+      const done = await Promise.all(
+        lists.map(({ group, sent }) =>
+          oneByOne(group, createOperationContext(run.operation, options.document, client, judges, settings, sent, run.context)),
+        ),
+      );
+      const byCheck = new Map(done.flat().map((outcome) => [outcome.check, outcome]));
+      return { outcomes: scenarioChecks.map((check) => byCheck.get(check.name)!), sent: lists.flatMap(({ sent }) => sent) };
+    }
+
+    /** Every check of one operation: its scenarios, judged again if the data changed, then its responses. */
+    async function checkOperation(run: (typeof runs)[number], probe: Exchange): Promise<CheckOutcome[]> {
+      const { outcomes: scenarios, sent } = await scenariosOf(run);
+      const outcomes = await judgeAgainIfChanged(scenarios, run, probe);
+      // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
+      const judged = (await Promise.all([...run.exchanges, ...sent])).filter((e) => e.error !== DEADLINE_REACHED);
+      for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, run.context, judged));
+      return outcomes;
+    }
+
+    const outcomes: CheckOutcome[] = [];
+    if (concurrency === 1) for (const [i, run] of runs.entries()) outcomes.push(...(await checkOperation(run, probes[i]!)));
+    else outcomes.push(...(await Promise.all(runs.map((run, i) => checkOperation(run, probes[i]!)))).flat());
     const read = await Promise.all(runs.map(({ context }) => context.listingRead()));
     const coverage = runs.flatMap(({ operation }, i) => (read[i] ? [coverageOf(operation.operationId, read[i])] : []));
     return grade({

@@ -45,6 +45,7 @@ export function exchangeValidator(
     seed: 0,
     examples: 0,
     apiKey: undefined,
+    concurrency: 1,
     send: () => Promise.reject(new Error('the proxy sends no probes')),
     listing: () => Promise.reject(new Error('the proxy reads no listings')),
     listingRead: () => undefined,

@@ -110,6 +110,7 @@ describe('tempmon contract', () => {
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET], 'cannot reach http://127.0.0.1:1/alert: connection refused'],
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--checks', 'nope'], 'unknown check nope'],
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--timeout', '0'], '--timeout must be an integer from 1'],
+    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--concurrency', '0'], '--concurrency must be an integer from 1 to 64'],
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--header', 'no colon'], "--header must look like 'Name: value'"],
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--spec', '/nonexistent.yaml'], 'cannot read spec /nonexistent.yaml'],
     [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--no-such-option'], 'unknown option --no-such-option'],

@@ -298,6 +298,37 @@ describe('politeness: 429 retries, rate, deadline', () => {
     expect(http.stats).toEqual({ sent: 2, retried: 1, cut: 0 });
   });
 
+  it('keeps at most `concurrency` requests in flight, and from the first 429 on one at a time, after its Retry-After', async () => {
+    let inFlight = 0;
+    let refusedAt: number | undefined;
+    // Each request as it arrives: when, relative to the 429, and how many were in flight with it.
+    const arrivals: { at: number; overlap: number }[] = [];
+    const target = await listen((request, response) => {
+      inFlight += 1;
+      arrivals.push({ at: performance.now(), overlap: inFlight });
+      // Answered a little later, so that requests overlap when they may.
+      setTimeout(() => {
+        inFlight -= 1;
+        if (request.url?.includes('page=5&') && refusedAt === undefined) {
+          refusedAt = performance.now();
+          json(response, 429, { title: 'slow down' }, { 'retry-after': '1' });
+        } else json(response, 200, []);
+      }, 20);
+    });
+    const http = client(target, { concurrency: 4 });
+    const pages = Array.from({ length: 12 }, (_, k) => http.send('listAlerts', '/alert', { page: String(k + 1), pageSize: '5' }));
+    const answers = await Promise.all(pages);
+    expect(answers.every((e) => e.response?.status === 200)).toBe(true);
+    expect(Math.max(...arrivals.map((a) => a.overlap))).toBe(4);
+    // Requests already on their way when the 429 was sent arrive just after it; then nothing for the
+    // Retry-After (a second, give or take the timer's grain), then one request at a time.
+    const after = arrivals.filter((a) => a.at > refusedAt! + 100);
+    expect(after.length).toBeGreaterThan(0);
+    expect(Math.min(...after.map((a) => a.at)) - refusedAt!).toBeGreaterThanOrEqual(900);
+    expect(Math.max(...after.map((a) => a.overlap))).toBe(1);
+    expect(http.stats).toMatchObject({ sent: 13, retried: 1 });
+  });
+
   it('gives up after maxRetries and returns the last 429', async () => {
     let hits = 0;
     const target = await listen((_request, response) => {

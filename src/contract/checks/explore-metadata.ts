@@ -12,6 +12,7 @@ import { parseLinks } from './link-header.ts';
 export const exploreMetadata: ScenarioCheck = {
   name: 'explore_metadata',
   kind: 'scenario',
+  group: 'exploration',
   description: 'generated requests get the X-Total-Count and Link the model expects, when sent (assumed)',
   evidence: 'the listing read to its end (or its end found) with at least 1 record, and 200 answers to generated requests',
   async run(context) {
@@ -91,7 +92,9 @@ export const exploreMetadata: ScenarioCheck = {
       {
         beyond: () => tooLong(listing, 'every generated request needed a count beyond the pages read'),
         resync: state.resync,
-        prefetch: (generated) => state.send(resolveRequest(generated, state.model, context.parameters).query),
+        // A request with wrong credentials is explore_pages' to judge: none is sent here.
+        prefetch: async (generated) =>
+          generated.credentials === undefined && state.send(resolveRequest(generated, state.model, context.parameters).query),
       },
     );
   },

@@ -1,7 +1,7 @@
 import { identities, needListing, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
-import { requestArbitrary, resolveRequest } from '../explore/generated-request.ts';
+import { requestArbitrary, resolveRequest, type GeneratedRequest } from '../explore/generated-request.ts';
 
 /**
  * Generated requests judged by what the interface states, so every violation is an error: a valid request
@@ -12,6 +12,7 @@ import { requestArbitrary, resolveRequest } from '../explore/generated-request.t
 export const explorePages: ScenarioCheck = {
   name: 'explore_pages',
   kind: 'scenario',
+  group: 'exploration',
   description: 'generated searches and pages (any valid page, size and term) get the slices and records the interface states',
   evidence: 'a listing with at least 1 record, and generated requests answered without a 5xx or redirect',
   async run(context) {
@@ -19,17 +20,21 @@ export const explorePages: ScenarioCheck = {
     const { wrong } = state;
     const missing = needListing(await context.listing(), 1);
     if (missing) return missing;
+    /** The generated request as sent: its query, and the wrong credentials it carries instead of the key. */
+    const sendGenerated = (generated: GeneratedRequest) => {
+      const request = resolveRequest(generated, state.model, context.parameters);
+      const credentials = generated.credentials === undefined ? undefined : wrong[generated.credentials];
+      const options = credentials && { apiKey: credentials.apiKey, ...(credentials.headers ? { headers: credentials.headers } : {}) };
+      return { request, credentials, exchange: state.send(request.query, options) };
+    };
     return explore(
       context,
       requestArbitrary(state.model, context.parameters, wrong.length),
       async (generated): Promise<Judgement> => {
-        const { model, reference, send } = state;
-        const request = resolveRequest(generated, model, context.parameters);
-        const credentials = generated.credentials === undefined ? undefined : wrong[generated.credentials];
-        const exchange = await send(
-          request.query,
-          credentials && { apiKey: credentials.apiKey, ...(credentials.headers ? { headers: credentials.headers } : {}) },
-        );
+        const { model, reference } = state;
+        const sent = sendGenerated(generated);
+        const { request, credentials } = sent;
+        const exchange = await sent.exchange;
         const unanswered = usable(exchange);
         if (unanswered) return unanswered;
         const fail = (message: string, expected: string, actual: string, absolute = false): Judgement => ({
@@ -96,11 +101,10 @@ export const explorePages: ScenarioCheck = {
       {
         resync: state.resync,
         prefetch: async (generated) => {
-          if (generated.credentials !== undefined) return;
-          const request = resolveRequest(generated, state.model, context.parameters);
+          const { request, credentials, exchange } = sendGenerated(generated);
           await Promise.all([
-            state.send(request.query),
-            state.reference.prefetch(request.term?.text, (request.page - 1) * request.size, request.size),
+            exchange,
+            credentials ? undefined : state.reference.prefetch(request.term?.text, (request.page - 1) * request.size, request.size),
           ]);
         },
       },

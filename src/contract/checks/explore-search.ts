@@ -15,6 +15,7 @@ import { containsTerm } from './search-term.ts';
 export const exploreSearch: ScenarioCheck = {
   name: 'explore_search',
   kind: 'scenario',
+  group: 'exploration',
   description: 'generated searches and pages find exactly the records the model expects, in order, 200 [] past the end (assumed)',
   evidence:
     'the listing read to its end (or its end found) with at least 1 record, and generated requests answered without a 5xx or redirect',
@@ -62,7 +63,9 @@ export const exploreSearch: ScenarioCheck = {
       {
         beyond: () => tooLong(listing, 'every generated request needed records beyond those read'),
         resync: state.resync,
-        prefetch: (generated) => state.send(resolveRequest(generated, state.model, context.parameters).query),
+        // A request with wrong credentials is explore_pages' to judge: none is sent here.
+        prefetch: async (generated) =>
+          generated.credentials === undefined && state.send(resolveRequest(generated, state.model, context.parameters).query),
       },
     );
   },

@@ -51,7 +51,18 @@ export async function explore<T>(
   };
   const unusable: Exchange[] = [];
   let failure: Finding | undefined;
-  const property = fc.asyncProperty(fc.limitShrink(arbitrary, MAX_SHRINKS), async (value) => {
+  const generated = fc.limitShrink(arbitrary, MAX_SHRINKS);
+  // With room for requests in flight, what the next requests need is sent ahead, two concurrencies' worth
+  // (a run that fails early wastes little): the same seed gives fc.sample the values fc.check then judges, in order.
+  const ahead = context.concurrency > 1 && options.prefetch ? fc.sample(generated, { seed: context.seed, numRuns: context.examples }) : [];
+  let next = 0;
+  const sendAhead = (upTo: number) => {
+    for (; next < Math.min(upTo, ahead.length); next += 1) void options.prefetch!(ahead[next]!);
+  };
+  let tried = 0;
+  const property = fc.asyncProperty(generated, async (value) => {
+    tried += 1;
+    sendAhead(tried + 2 * context.concurrency);
     const judgement = await judgeFresh(value);
     if (judgement.kind === 'unusable') {
       unusable.push(judgement.exchange);
