@@ -3,9 +3,11 @@ import { unrunReport } from '../contract/grade.ts';
 import { verdictLine } from '../contract/reports/console-report.ts';
 import { redact } from '../secrets/redact.ts';
 import { CONTRACT_DEFAULTS, runContract } from '../contract/run-contract.ts';
-import { ContractSetupError, type ContractReport } from '../contract/types.ts';
+import { openHarLog, withHarEntries } from '../contract/reports/har-log.ts';
+import { ContractSetupError, type ContractReport, type Exchange } from '../contract/types.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { kitVersion } from './kit-version.ts';
 import { parseHeader } from './parse-header.ts';
 import { reportWriters } from './report-files.ts';
 
@@ -26,6 +28,8 @@ Options:
   --examples N              generated requests per exploration check and listing (default ${CONTRACT_DEFAULTS.examples})
   --junit FILE              also write a JUnit XML report (written on every exit, 2 included)
   --json FILE               also write a JSON report (written on every exit, 2 included)
+  --har FILE                also write every request and response as HAR 1.2, as the run goes (valid on every
+                            exit, 2 included; redacted as the reports are; bodies over 64 KiB cut)
   --timeout MS              per request, body included (default ${CONTRACT_DEFAULTS.timeoutMs})
   --max-duration SECONDS    the whole run's deadline (default ${CONTRACT_DEFAULTS.maxDurationMs / 1000}); checks not reached are skipped
   --max-pages N             pages read when enumerating a listing (default ${CONTRACT_DEFAULTS.maxPages})
@@ -51,6 +55,7 @@ const CONTRACT_OPTIONS = {
   examples: { type: 'string' },
   junit: { type: 'string' },
   json: { type: 'string' },
+  har: { type: 'string' },
   timeout: { type: 'string' },
   'max-duration': { type: 'string' },
   'max-pages': { type: 'string' },
@@ -77,7 +82,13 @@ export async function contractCommand(args: readonly string[], log: (text: strin
   const rawHeaders = (values.header as string[] | undefined) ?? [];
   const secrets = { ...(apiKey ? { apiKey } : {}), headerValues: rawHeaders.map(headerSecret) };
   // Checked before the first request: a report path that cannot be written must not cost a whole run.
-  const writers = reportWriters({ junit: values.junit as string | undefined, json: values.json as string | undefined }, secrets);
+  const writers = reportWriters(
+    { junit: values.junit as string | undefined, json: values.json as string | undefined, har: values.har as string | undefined },
+    secrets,
+  );
+  const har = writers.paths.har ? openHarLog(writers.paths.har, kitVersion()) : undefined;
+  // With --har, every failure names the entries of the HAR it rests on.
+  const shown = (report: ContractReport) => (har ? withHarEntries(report, har) : report);
   const unrun = (reason: string) => {
     const report = unrunReport(target ?? '(none)', strict, reason);
     // The verdict is the last line on stdout of every run, this one's too; stderr still says why.
@@ -134,9 +145,10 @@ export async function contractCommand(args: readonly string[], log: (text: strin
       ...(rate ? { rate } : {}),
       ...(concurrency ? { concurrency } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
+      ...(har ? { record: (exchanges: readonly Exchange[]) => har.add(exchanges) } : {}),
     });
-    writers.write(report);
-    log(writers.console(report));
+    writers.write(shown(report));
+    log(writers.console(shown(report)));
     return exitCode(report);
   } catch (error) {
     if (error instanceof ContractSetupError) {
@@ -151,6 +163,8 @@ export async function contractCommand(args: readonly string[], log: (text: strin
         : `unexpected error in the kit: ${String(error)}`,
     );
     throw error;
+  } finally {
+    har?.close();
   }
 }
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { DataFileError } from '../fixtures/load-data-file.ts';
 import { ContractSetupError } from '../contract/types.ts';
 import { SpecError } from '../spec/load-spec.ts';
 import { CliError } from './cli-error.ts';
+import { kitVersion as version } from './kit-version.ts';
 
 const HELP = `Usage: tempmon <command> [options]
 
@@ -22,9 +22,6 @@ Options:
   -v, --version  print the version of tempmon-kit
 
 Run tempmon <command> --help for a command's options.`;
-
-/** The version in the package's own package.json (exported as `tempmon-kit/package.json`), read when asked. */
-const version = (): string => (createRequire(import.meta.url)('tempmon-kit/package.json') as { version: string }).version;
 
 /** Parses the command line, runs the command, and sets the exit code: 0 done, 1 contract violations or inconclusive, 2 could not run (or the kit failed). */
 async function main(argv: readonly string[]): Promise<number> {

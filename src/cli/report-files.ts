@@ -11,6 +11,8 @@ import { CliError } from './cli-error.ts';
 export interface ReportPaths {
   readonly junit?: string | undefined;
   readonly json?: string | undefined;
+  /** Written as the run goes (reports/har-log.ts), only checked here. */
+  readonly har?: string | undefined;
 }
 
 /** Throws a CliError unless `path` can be written: its folder exists and is writable, and it is not a folder. */
@@ -30,7 +32,7 @@ function assertWritable(option: string, path: string): void {
  * output goes through the same secrets, so none can carry the key.
  */
 export function reportWriters(paths: ReportPaths, secrets: Secrets) {
-  const problems = (['junit', 'json'] as const).flatMap((option) => {
+  const problems = (['junit', 'json', 'har'] as const).flatMap((option) => {
     const path = paths[option];
     if (!path) return [];
     try {
@@ -44,9 +46,9 @@ export function reportWriters(paths: ReportPaths, secrets: Secrets) {
     // The other report is still written, saying why the run could not run: CI uploads what it finds.
     const good = { ...paths, ...Object.fromEntries(problems.map((p) => [p.option, undefined])) };
     const reason = problems.map((p) => p.error.message).join('; ');
-    return { problem: new CliError(reason), ...writersFor(good, secrets) };
+    return { problem: new CliError(reason), paths: good as ReportPaths, ...writersFor(good, secrets) };
   }
-  return { problem: undefined, ...writersFor(paths, secrets) };
+  return { problem: undefined, paths, ...writersFor(paths, secrets) };
 }
 
 function writersFor(paths: ReportPaths, secrets: Secrets) {

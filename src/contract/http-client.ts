@@ -175,9 +175,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       };
       const stopped = { operationId, request, error: DEADLINE_REACHED };
 
+      let startedDateTime = '';
       for (let tries = 0; ; tries += 1) {
         const result = await inTurn(() => {
           if (tries > 0) stats.retried += 1;
+          startedDateTime = new Date().toISOString();
           return attempt(url, method, headers, tries < maxRetries);
         });
         if (!result) return stopped;
@@ -188,7 +190,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const { response, error } = result;
         // A 429 given back (retries spent) slows the run all the same.
         if (response?.status === 429) backOff(0);
-        return { operationId, request, ...(response ? { response } : {}), ...(error ? { error: redact(error, secrets) } : {}) };
+        return {
+          operationId,
+          request,
+          startedDateTime,
+          ...(response ? { response } : {}),
+          ...(error ? { error: redact(error, secrets) } : {}),
+        };
       }
     },
   };

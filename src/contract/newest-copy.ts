@@ -5,6 +5,11 @@ import type { Exchange } from './types.ts';
 /** Copies of each plain listing request a {@link newestCopy} client sends at once. */
 export const COPIES = 3;
 
+const discarded = new WeakMap<Exchange, readonly Exchange[]>();
+
+/** The copies sent with `exchange` by a {@link newestCopy} client and not kept (none for any other exchange). */
+export const otherCopies = (exchange: Exchange): readonly Exchange[] => discarded.get(exchange) ?? [];
+
 /**
  * Whether answer `a` to a request shows the listing at a later moment than `b` (more records arrived at the
  * head): a record both hold sits further down in `a`; with none in common, a larger X-Total-Count, or more
@@ -36,8 +41,12 @@ export function newestCopy(client: HttpClient): HttpClient {
     async send(operationId, path, query, options) {
       if (options && Object.values(options).some((v) => v !== undefined)) return client.send(operationId, path, query, options);
       const copies = await Promise.all(Array.from({ length: COPIES }, () => client.send(operationId, path, query)));
-      const odd = copies.find((copy) => !recordsOf(copy));
-      return odd ?? copies.reduce((newest, copy) => (isNewer(copy, newest) ? copy : newest));
+      const kept = copies.find((copy) => !recordsOf(copy)) ?? copies.reduce((newest, copy) => (isNewer(copy, newest) ? copy : newest));
+      discarded.set(
+        kept,
+        copies.filter((copy) => copy !== kept),
+      );
+      return kept;
     },
   };
 }

@@ -7,7 +7,7 @@ import { grade } from './grade.ts';
 import type { ContractOptions } from './contract-options.ts';
 import { createHttpClient, DEADLINE_REACHED } from './http-client.ts';
 import { observeChange, stillDuring, untilTold } from './live-data.ts';
-import { newestCopy } from './newest-copy.ts';
+import { newestCopy, otherCopies } from './newest-copy.ts';
 import { createOperationContext } from './operation-context.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure, type ListingCoverage } from './types.ts';
 
@@ -85,10 +85,15 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       };
     });
     const probes = await Promise.all(runs.map(({ context }) => context.send({})));
-    refuseMisconfigured(
-      probes,
-      runs.map((r) => r.operation),
-    );
+    try {
+      refuseMisconfigured(
+        probes,
+        runs.map((r) => r.operation),
+      );
+    } catch (error) {
+      options.record?.(probes.filter(sent));
+      throw error;
+    }
 
     const rereadMs = options.rereadIntervalMs ?? CONTRACT_DEFAULTS.rereadIntervalMs;
     /**
@@ -236,19 +241,31 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       return { outcomes: scenarioChecks.map((check) => byCheck.get(check.name)!), sent: lists.flatMap(({ sent }) => sent) };
     }
 
-    /** Every check of one operation: its scenarios, judged again if the data changed, then its responses. */
-    async function checkOperation(run: (typeof runs)[number], probe: Exchange): Promise<CheckOutcome[]> {
-      const { outcomes: scenarios, sent } = await scenariosOf(run);
+    /**
+     * Every check of one operation: its scenarios, judged again if the data changed, then its responses; with
+     * every exchange it sent, in order (the copies a replicas' re-run discarded after the one it kept).
+     */
+    async function checkOperation(
+      run: (typeof runs)[number],
+      probe: Exchange,
+    ): Promise<{ outcomes: CheckOutcome[]; exchanges: Exchange[] }> {
+      const { outcomes: scenarios, sent: groups } = await scenariosOf(run);
       const outcomes = await judgeAgainIfChanged(scenarios, run, probe);
+      const exchanges = await Promise.all([...run.exchanges, ...groups]);
       // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
-      const judged = (await Promise.all([...run.exchanges, ...sent])).filter((e) => e.error !== DEADLINE_REACHED);
+      const judged = exchanges.filter((e) => e.error !== DEADLINE_REACHED);
       for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, run.context, judged));
-      return outcomes;
+      return { outcomes, exchanges: exchanges.flatMap((e) => [e, ...otherCopies(e)]).filter(sent) };
     }
 
     const outcomes: CheckOutcome[] = [];
-    if (concurrency === 1) for (const [i, run] of runs.entries()) outcomes.push(...(await checkOperation(run, probes[i]!)));
-    else outcomes.push(...(await Promise.all(runs.map((run, i) => checkOperation(run, probes[i]!)))).flat());
+    // Side by side (or one after the other), recorded in the order of the operations either way.
+    const started = concurrency === 1 ? undefined : runs.map((run, i) => checkOperation(run, probes[i]!));
+    for (const [i, run] of runs.entries()) {
+      const done = await (started ? started[i]! : checkOperation(run, probes[i]!));
+      options.record?.(done.exchanges);
+      outcomes.push(...done.outcomes);
+    }
     const read = await Promise.all(runs.map(({ context }) => context.listingRead()));
     const coverage = runs.flatMap(({ operation }, i) => (read[i] ? [coverageOf(operation.operationId, read[i])] : []));
     return grade({
@@ -262,6 +279,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     });
   }
 }
+
+/** Whether a request was sent (the deadline stops some before they go). */
+const sent = (exchange: Exchange) => exchange.startedDateTime !== undefined;
 
 function coverageOf(operationId: string, listing: Listing): ListingCoverage {
   const total = listingTotal(listing);

@@ -26,6 +26,8 @@ export interface RecordedResponse {
 export interface Exchange {
   readonly operationId: string;
   readonly request: RecordedRequest;
+  /** When the request (its last try) was sent, ISO 8601; absent when none was. */
+  readonly startedDateTime?: string;
   readonly response?: RecordedResponse;
   readonly error?: string;
 }
@@ -55,6 +57,8 @@ export interface Failure {
    * data that changed between them from a broken answer. The kit's own; never in a report.
    */
   readonly recheck?: () => Promise<boolean | undefined>;
+  /** With --har: the indices in the HAR's `log.entries` of the exchanges the finding rests on. */
+  readonly harEntries?: readonly number[];
 }
 
 /**

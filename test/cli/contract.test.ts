@@ -71,7 +71,7 @@ describe('tempmon contract, the built CLI', () => {
 describe('tempmon contract', () => {
   it('exits 1 on violations, and no output or report file carries the key or a --header value', async () => {
     const target = await brokenServer('any key accepted');
-    const [junit, json] = [join(dir, 'broken-all.xml'), join(dir, 'broken-all.json')];
+    const [junit, json, har] = [join(dir, 'broken-all.xml'), join(dir, 'broken-all.json'), join(dir, 'broken-all.har')];
     const result = await contract([
       '--target',
       target,
@@ -83,13 +83,22 @@ describe('tempmon contract', () => {
       junit,
       '--json',
       json,
+      '--har',
+      har,
       '--header',
       'x-trace: trace-secret-1',
     ]);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/^FAIL ignored_auth: /m);
     expect(result.stdout).toMatch(/^NOT conformant/m);
-    for (const text of [result.stdout, readFileSync(junit, 'utf8'), readFileSync(json, 'utf8')]) {
+    // Each failure names its exchange in the HAR, in every report.
+    const entries = JSON.parse(readFileSync(har, 'utf8')).log.entries;
+    const named = [...result.stdout.matchAll(/exchanges: log\.entries\[(\d+)\] in the HAR/g)].map((m) => Number(m[1]));
+    expect(named.length).toBeGreaterThan(0);
+    for (const index of named) expect(entries[index]).toBeDefined();
+    expect(readFileSync(json, 'utf8')).toContain('"harEntries"');
+    expect(readFileSync(junit, 'utf8')).toContain('in the HAR');
+    for (const text of [result.stdout, readFileSync(junit, 'utf8'), readFileSync(json, 'utf8'), readFileSync(har, 'utf8')]) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain('trace-secret-1');
     }
@@ -101,6 +110,19 @@ describe('tempmon contract', () => {
     const result = await contract(['--target', target, '--checks', 'stable_order,not_a_server_error']);
     expect(result.status).toBe(0);
     expect(result.stdout.match(/^(PASS|FAIL|WARN|SKIP) \w+/gm)).toEqual(['PASS stable_order', 'PASS not_a_server_error']);
+  });
+
+  it('writes a valid HAR when it cannot run (exit 2), holding the requests it sent', async () => {
+    const har = join(dir, 'unreachable.har');
+    const lines: string[] = [];
+    await usageError(() =>
+      contractCommand(['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--har', har], (text) => lines.push(text)),
+    );
+    const entries = JSON.parse(readFileSync(har, 'utf8')).log.entries;
+    expect(entries.map((e: { response: { status: number }; comment: string }) => [e.response.status, e.comment])).toEqual([
+      [0, 'connection refused'],
+      [0, 'connection refused'],
+    ]);
   });
 
   it.each([

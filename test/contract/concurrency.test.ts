@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../src/contract/checks/index.ts';
 import { jsonReport } from '../../src/contract/reports/json-report.ts';
 import { runContract } from '../../src/contract/run-contract.ts';
-import type { FetchLike } from '../../src/contract/types.ts';
+import type { Exchange, FetchLike } from '../../src/contract/types.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { KEY, spec } from '../helpers.ts';
 import { FAULTS } from './broken-mocks.ts';
@@ -59,7 +59,7 @@ function shuffled(target: FetchLike, seed: number): FetchLike & { readonly most:
 const timeless = (report: Awaited<ReturnType<typeof runContract>>) =>
   JSON.parse(jsonReport(report, { headerValues: [] }), (key, value) => (key === 'durationMs' ? undefined : value));
 
-const run = (fetch: FetchLike, concurrency?: number) =>
+const run = (fetch: FetchLike, concurrency?: number, record?: (exchanges: readonly Exchange[]) => void) =>
   runContract({
     target: 'http://target.test',
     apiKey: KEY,
@@ -70,6 +70,7 @@ const run = (fetch: FetchLike, concurrency?: number) =>
     strict: true,
     rereadIntervalMs: 1,
     ...(concurrency ? { concurrency } : {}),
+    ...(record ? { record } : {}),
   });
 
 /**
@@ -85,7 +86,13 @@ describe('requests in parallel', () => {
   it('gives the same findings in the same order whatever order answers arrive in, with at most 8 requests in flight', async () => {
     const first = shuffled(faulty(), 1);
     const second = shuffled(faulty(), 7);
-    const [a, b] = [await run(first), await run(second)];
+    // What the HAR would hold, in its order: the same too.
+    const logs: string[][] = [[], []];
+    const into = (log: string[]) => (exchanges: readonly Exchange[]) =>
+      log.push(...exchanges.map((e) => `${e.request.method} ${e.request.url} ${e.response?.status}`));
+    const [a, b] = [await run(first, undefined, into(logs[0]!)), await run(second, undefined, into(logs[1]!))];
+    expect(logs[0]!.length).toBe(a.summary.requests);
+    expect(logs[1]).toEqual(logs[0]);
     expect(a.verdict).toBe('not conformant');
     expect(a.summary.failed).toBeGreaterThanOrEqual(3);
     expect([first.most(), second.most()]).toEqual([8, 8]);

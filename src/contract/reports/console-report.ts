@@ -11,6 +11,9 @@ const VERDICT: Record<Verdict, string> = {
   'could not run': 'COULD NOT RUN',
 };
 
+/** Where the exchanges of a finding are in the HAR: `log.entries[12], log.entries[40] in the HAR`. */
+export const harLine = (entries: readonly number[]) => `${entries.map((i) => `log.entries[${i}]`).join(', ')} in the HAR`;
+
 /** The command that replays a generated failure: the same seed, that check alone. */
 export const replayCommand = (target: string, seed: number, check: string) =>
   `tempmon contract --target '${target}' --seed ${seed} --checks ${check}`;
@@ -51,6 +54,7 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
         if (failure.expected !== undefined) lines.push(`    expected: ${failure.expected}`);
         if (failure.actual !== undefined) lines.push(`    actual:   ${failure.actual}`);
         if (failure.exchange) lines.push(`    reproduce: ${toCurl(failure.exchange.request)}`);
+        if (failure.harEntries) lines.push(`    exchanges: ${harLine(failure.harEntries)}`);
         if (failure.seed !== undefined) lines.push(`    replay:    ${replayCommand(report.target, failure.seed, failure.check)}`);
       }
     }

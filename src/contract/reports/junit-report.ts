@@ -1,5 +1,5 @@
 import { toCurl } from '../curl.ts';
-import { replayCommand } from './console-report.ts';
+import { harLine, replayCommand } from './console-report.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Failure } from '../types.ts';
 
@@ -19,6 +19,7 @@ const describe = (f: Failure, target: string) =>
     ...(f.expected !== undefined ? [`expected: ${f.expected}`] : []),
     ...(f.actual !== undefined ? [`actual:   ${f.actual}`] : []),
     ...(f.exchange ? [`reproduce: ${toCurl(f.exchange.request)}`] : []),
+    ...(f.harEntries ? [`exchanges: ${harLine(f.harEntries)}`] : []),
     ...(f.seed !== undefined ? [`replay: ${replayCommand(target, f.seed, f.check)}`] : []),
   ].join('\n');
 

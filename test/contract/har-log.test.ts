@@ -1,0 +1,129 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { HAR_BODY_BYTES, openHarLog, withHarEntries } from '../../src/contract/reports/har-log.ts';
+import { runContract } from '../../src/contract/run-contract.ts';
+import { ContractSetupError, type FetchLike } from '../../src/contract/types.ts';
+import { createApp } from '../../src/server/create-app.ts';
+import { spec } from '../helpers.ts';
+
+// har-schema is CommonJS JSON without types; draft-06 is the draft its schemas are written in.
+const require = createRequire(import.meta.url);
+const harSchemas = require('har-schema') as Record<string, object>;
+const draft06 = require('ajv/dist/refs/json-schema-draft-06.json') as object;
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+const SECRET = 'har-secret-key-0123456789';
+const HEADER_SECRET = 'trace-value-987654';
+const app = createApp({ spec, apiKeys: [SECRET], dataset: { seed: 5, counts: { alerts: 40, sensors: 12 } } });
+const dir = mkdtempSync(join(tmpdir(), 'tempmon-har-'));
+
+/** HAR 1.2's JSON schema (the har-schema package, draft-06) compiled with the project's Ajv. */
+function harValidator() {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addMetaSchema(draft06);
+  addFormats(ajv);
+  for (const [name, schema] of Object.entries(harSchemas)) if (name !== 'har') ajv.addSchema(schema);
+  return ajv.compile(harSchemas.har!);
+}
+const validHar = harValidator();
+
+/** Runs the kit against `fetch`, writing the HAR to a new file; resolves with the report (or the error) and the file's JSON. */
+async function runWithHar(fetch: FetchLike, name: string, extra: Partial<Parameters<typeof runContract>[0]> = {}) {
+  const path = join(dir, `${name}.har`);
+  const har = openHarLog(path, '0.0.0-test');
+  let outcome: Awaited<ReturnType<typeof runContract>> | Error;
+  try {
+    outcome = await runContract({
+      target: 'http://har.test',
+      apiKey: SECRET,
+      document: spec.document,
+      fetch,
+      seed: 4,
+      examples: 10,
+      headers: { 'x-trace': HEADER_SECRET },
+      record: (exchanges) => har.add(exchanges),
+      ...extra,
+    });
+  } catch (error) {
+    outcome = error as Error;
+  } finally {
+    har.close();
+  }
+  const text = readFileSync(path, 'utf8');
+  return { outcome, text, log: JSON.parse(text).log, har };
+}
+
+describe('--har: every exchange of the run as HAR 1.2', () => {
+  it('is valid HAR 1.2 holding every request of the run, and each failure names its entry', async () => {
+    // Every alert page answers records with an undocumented field: findings with exchanges to name.
+    const fetch: FetchLike = async (request) => {
+      const response = await app.fetch(request);
+      if (!request.url.includes('/alert') || response.status !== 200) return response;
+      const records = (await response.json()) as Record<string, unknown>[];
+      return Response.json(
+        records.map((r) => ({ ...r, internal_note: 'x' })),
+        { headers: response.headers },
+      );
+    };
+    const { outcome, log, text, har } = await runWithHar(fetch, 'run');
+    expect(validHar({ log }), JSON.stringify(validHar.errors?.slice(0, 3))).toBe(true);
+    // The schema is the judge: an entry without its request and response is refused.
+    expect(validHar({ log: { ...log, entries: [{ startedDateTime: log.entries[0].startedDateTime }] } })).toBe(false);
+    if (outcome instanceof Error) throw outcome;
+    expect(log.entries).toHaveLength(outcome.summary.requests);
+    const shown = withHarEntries(outcome, har);
+    const failures = shown.outcomes.flatMap((o) => o.failures);
+    expect(failures.length).toBeGreaterThan(0);
+    for (const failure of failures.filter((f) => f.exchange)) {
+      expect(failure.harEntries).toHaveLength(1);
+      expect(log.entries[failure.harEntries![0]!].request.url).toBe(failure.exchange!.request.url);
+    }
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(HEADER_SECRET);
+  });
+
+  it('redacts the key and --header values in every form the other reports do, wherever the target echoes them', async () => {
+    const echo: FetchLike = async (request) => {
+      const key = request.headers.get('x-api-key') ?? '';
+      const trace = request.headers.get('x-trace') ?? '';
+      const response = await app.fetch(request);
+      const headers = new Headers(response.headers);
+      headers.set('x-echo', key);
+      headers.set('x-echo-base64', Buffer.from(key).toString('base64'));
+      headers.set('location', `/login?next=${encodeURIComponent(key)}&t=${trace}`);
+      headers.set(`x-${key.toLowerCase()}`, 'named after the key');
+      const body = `{"echo":"${key}","upper":"${key.toUpperCase()}","trace":"${trace}","escaped":"${[...key].map((c) => `\\u00${c.charCodeAt(0).toString(16)}`).join('')}"}`;
+      return new Response(response.status === 200 ? body : await response.text(), { status: response.status, headers });
+    };
+    const { log, text } = await runWithHar(echo, 'echo', { checks: ['ignored_auth', 'stable_order'] });
+    expect(validHar({ log })).toBe(true);
+    expect(log.entries.length).toBeGreaterThan(0);
+    for (const form of [SECRET, SECRET.toUpperCase(), encodeURIComponent(SECRET), Buffer.from(SECRET).toString('base64'), HEADER_SECRET])
+      expect(text).not.toContain(form);
+    expect(text.toLowerCase()).not.toContain(SECRET.slice(0, 12));
+  });
+
+  it('is written, complete and valid, when the run cannot go on (the key refused: exit 2), with what was sent', async () => {
+    const { outcome, log } = await runWithHar(async () => Response.json({ title: 'no' }, { status: 401 }), 'refused');
+    expect(outcome).toBeInstanceOf(ContractSetupError);
+    expect(validHar({ log })).toBe(true);
+    expect(log.entries.map((e: { response: { status: number } }) => e.response.status)).toEqual([401, 401]);
+  });
+
+  it(`cuts a body over ${HAR_BODY_BYTES / 1024} KiB, saying in a comment how much was left out`, async () => {
+    const big = 'é'.repeat(HAR_BODY_BYTES);
+    const { log } = await runWithHar(async () => new Response(big, { status: 500, headers: { 'content-type': 'text/plain' } }), 'big', {
+      checks: ['not_a_server_error'],
+    });
+    expect(validHar({ log })).toBe(true);
+    const content = log.entries[0].response.content;
+    expect(content.size).toBe(Buffer.byteLength(big));
+    expect(Buffer.byteLength(content.text)).toBeLessThanOrEqual(HAR_BODY_BYTES);
+    expect(content.comment).toBe(`body cut at ${HAR_BODY_BYTES} of ${2 * HAR_BODY_BYTES} bytes: ${HAR_BODY_BYTES} bytes left out`);
+  });
+});
