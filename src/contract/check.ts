@@ -52,6 +52,8 @@ export interface Listing {
   readonly repeated?: { readonly id: string; readonly page: number };
   /** Pages requested to read the prefix. */
   readonly pages: number;
+  /** The exchanges of the prefix's pages, in page order (what a finding about the listing rests on). */
+  readonly pageExchanges: readonly Exchange[];
   /** The page size it was read at, and the --max-pages that bounded it. */
   readonly size: number;
   readonly maxPages: number;

@@ -53,10 +53,12 @@ function aheadOf(read: PageReader, first: number, size: number, ahead: number): 
 async function readListing1(read: PageReader, first: number, size: number, maxPages: number, seed: number): Promise<Listing> {
   const records: Record<string, unknown>[] = [];
   const seen = new Set<string>();
-  const base = { size, maxPages };
+  const pageExchanges: Exchange[] = [];
+  const base = { size, maxPages, pageExchanges };
   let exchange: Exchange | undefined;
   for (let n = 0; n < maxPages; n += 1) {
     exchange = await read(first + n, size);
+    pageExchanges.push(exchange);
     const batch = recordsOf(exchange);
     if (!batch) {
       const why = describeAnswer(exchange) + (exchange.response?.status === 200 ? ', not a JSON array' : '');

@@ -42,6 +42,8 @@ export interface Failure {
   readonly actual?: string;
   /** The exchange that shows it, to reproduce with curl. */
   readonly exchange?: Exchange;
+  /** When it compares several answers: all the exchanges it rests on (`exchange` among them), in the order read. */
+  readonly exchanges?: readonly Exchange[];
   /** How many times the same failure was seen, across records and responses (1 when unique). */
   readonly occurrences?: number;
   /** For a failure found by generated requests: the seed whose `--seed` replays it. */

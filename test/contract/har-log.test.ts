@@ -87,6 +87,26 @@ describe('--har: every exchange of the run as HAR 1.2', () => {
     expect(text).not.toContain(HEADER_SECRET);
   });
 
+  it('names every exchange a finding compares (the same request read twice, for stable_order)', async () => {
+    let n = 0;
+    // Every answer in another order: the same request read twice differs.
+    const fetch: FetchLike = async (request) => {
+      const response = await app.fetch(request);
+      if (response.status !== 200) return response;
+      const records = (await response.json()) as unknown[];
+      n += 1;
+      const by = records.length > 1 ? n % records.length : 0;
+      return Response.json([...records.slice(by), ...records.slice(0, by)], { headers: response.headers });
+    };
+    const { outcome, log, har } = await runWithHar(fetch, 'compared', { checks: ['stable_order'], rereadIntervalMs: 1 });
+    if (outcome instanceof Error) throw outcome;
+    const failures = withHarEntries(outcome, har).outcomes.flatMap((o) => o.failures);
+    const compared = failures.find((f) => f.message === 'the same request gave different records or order')!;
+    expect(compared.harEntries).toHaveLength(2);
+    const [a, b] = compared.harEntries!.map((i) => log.entries[i].request.url);
+    expect(a).toBe(b);
+  });
+
   it('redacts the key and --header values in every form the other reports do, wherever the target echoes them', async () => {
     const echo: FetchLike = async (request) => {
       const key = request.headers.get('x-api-key') ?? '';

@@ -25,6 +25,7 @@ export const defaultPageSize: ScenarioCheck = {
         expected: `${y.length} records: ${identities(y).slice(0, 3).join(', ')}…`,
         actual: `${x.length} records: ${identities(x).slice(0, 3).join(', ')}…`,
         exchange: bare,
+        exchanges: [bare, explicit],
         recheck: recheckOf(context, [{}, pageQuery(context, page, size)], ([a, b]) => identities(a!).join() !== identities(b!).join()),
       },
     ];

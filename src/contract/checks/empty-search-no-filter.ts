@@ -23,6 +23,7 @@ export const emptySearchNoFilter: ScenarioCheck = {
         expected: `${x.length} records as without search`,
         actual: y ? `${y.length} records` : `status ${empty.response?.status ?? empty.error}`,
         exchange: empty,
+        exchanges: [plain, empty],
         ...(y
           ? {
               recheck: recheckOf(

@@ -31,6 +31,7 @@ export const paginationConsistency: ScenarioCheck = {
           message: `the listing's pages overlap: ${listing.problem ?? ''}`,
           expected: 'every record on one page only',
           actual: `${listing.repeated.id} again on page ${listing.repeated.page}`,
+          exchanges: listing.pageExchanges.slice(-2),
           recheck: recheckOf(
             context,
             [pageQuery(context, listing.repeated.page - 1, listing.size), pageQuery(context, listing.repeated.page, listing.size)],
@@ -56,6 +57,7 @@ export const paginationConsistency: ScenarioCheck = {
         expected: expected.join(', '),
         actual: joined.join(', '),
         exchange: small.find((e, i) => identities(recordsOf(e)!).join() !== expected.slice(i * 2, i * 2 + 2).join()) ?? six,
+        exchanges: [...small, six],
         recheck: recheckOf(context, queries, (pages) => identities(pages.slice(0, 3).flat()).join() !== identities(pages[3]!).join()),
       });
     }
@@ -79,6 +81,11 @@ export const paginationConsistency: ScenarioCheck = {
           expected: expectedPage.join(', '),
           actual: actual.join(', '),
           exchange,
+          // The listing's pages that hold the records expected.
+          exchanges: [
+            exchange,
+            ...listing.pageExchanges.slice(Math.floor(start / listing.size), Math.floor((start + size - 1) / listing.size) + 1),
+          ],
           recheck: sliceRecheck(context, listing.size, page, size),
         });
       }
@@ -115,6 +122,7 @@ function farPages(listing: Listing): Finding[] {
         expected: 'every record on one page only',
         actual: `${shared.slice(0, 3).join(', ')} on both`,
         exchange: next.exchange,
+        exchanges: [page.exchange, next.exchange],
       });
     }
   }

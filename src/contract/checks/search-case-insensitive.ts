@@ -31,6 +31,7 @@ export const searchCaseInsensitive: ScenarioCheck = {
         expected: identities(x).join(', ') || '[]',
         actual: identities(y).join(', ') || '[]',
         exchange: b,
+        exchanges: [a, b],
       },
     ];
   },

@@ -23,6 +23,7 @@ export const stableOrder: ScenarioCheck = {
         expected: x.join(', '),
         actual: y.join(', '),
         exchange: second,
+        exchanges: [first, second],
         recheck: recheckOf(context, [query, query], ([a, b]) => identities(a!).join() !== identities(b!).join()),
       },
     ];

@@ -111,8 +111,8 @@ function content(exchange: Exchange) {
 }
 
 /**
- * The report with each failure naming, by their index in the HAR's `log.entries`, the exchanges it rests on
- * (the reports print them; without --har they say nothing of it).
+ * The report with each failure naming, by their index in the HAR's `log.entries`, the exchanges it rests on:
+ * all of them when it compares several (the reports print them; without --har they say nothing of it).
  *
  * @example
  * const shown = withHarEntries(report, har);
@@ -123,7 +123,8 @@ export function withHarEntries(report: ContractReport, har: Pick<HarLog, 'indexO
     outcomes: report.outcomes.map((outcome) => ({
       ...outcome,
       failures: outcome.failures.map((failure) => {
-        const entries = (failure.exchange ? [failure.exchange] : []).flatMap((e) => har.indexOf(e) ?? []);
+        const rests = failure.exchanges ?? (failure.exchange ? [failure.exchange] : []);
+        const entries = [...new Set(rests.flatMap((e) => har.indexOf(e) ?? []))];
         return entries.length > 0 ? { ...failure, harEntries: entries } : failure;
       }),
     })),

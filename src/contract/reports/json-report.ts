@@ -29,7 +29,8 @@ export function jsonReport(report: ContractReport, secrets: Secrets): string {
     ...report,
     outcomes: report.outcomes.map((outcome) => ({
       ...outcome,
-      failures: outcome.failures.map(({ exchange, ...failure }) => ({
+      // All the exchanges a finding rests on are named by harEntries (with --har); the one to reproduce is shown.
+      failures: outcome.failures.map(({ exchange, exchanges: _, ...failure }) => ({
         ...failure,
         ...(exchange ? { exchange: exchangeSummary(exchange) } : {}),
       })),
