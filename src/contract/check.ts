@@ -63,6 +63,13 @@ export interface Listing {
   readonly endProblem?: string;
 }
 
+/**
+ * The exchanges the listing's size rests on: every page read when it was read to its end, else the pages read
+ * far in to find its end.
+ */
+export const sizeExchanges = (listing: Listing): readonly Exchange[] =>
+  listing.complete ? listing.pageExchanges : (listing.end?.pages.map((p) => p.exchange) ?? []);
+
 /** How many records the listing has, when known: read to its end, or its end found. */
 export const listingTotal = (listing: Listing): number | undefined => (listing.complete ? listing.records.length : listing.end?.total);
 

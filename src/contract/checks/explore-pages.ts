@@ -2,6 +2,7 @@ import { identities, needListing, preview, recordsOf, type Finding, type Scenari
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
 import { requestArbitrary, resolveRequest, type GeneratedRequest } from '../explore/generated-request.ts';
+import type { Exchange } from '../types.ts';
 
 /**
  * Generated requests judged by what the interface states, so every violation is an error: a valid request
@@ -37,9 +38,19 @@ export const explorePages: ScenarioCheck = {
         const exchange = await sent.exchange;
         const unanswered = usable(exchange);
         if (unanswered) return unanswered;
+        // What a finding rests on: the answer, and the target's own pages it is compared with (once read).
+        let against: readonly Exchange[] = [];
         const fail = (message: string, expected: string, actual: string, absolute = false): Judgement => ({
           kind: 'fail',
-          finding: { severity: 'error', message, expected, actual, exchange, ...(absolute ? { absolute } : {}) } satisfies Finding,
+          finding: {
+            severity: 'error',
+            message,
+            expected,
+            actual,
+            exchange,
+            ...(against.length > 0 ? { exchanges: [exchange, ...against] } : {}),
+            ...(absolute ? { absolute } : {}),
+          } satisfies Finding,
         });
         const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(request.term.text, 40))}` : ''}`;
         if (credentials) {
@@ -58,6 +69,7 @@ export const explorePages: ScenarioCheck = {
         const start = (request.page - 1) * request.size;
         const expected = await reference.slice(request.term?.text, start, request.size);
         if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
+        against = expected.exchanges;
         const response = exchange.response!;
         if (response.status !== 200) {
           // Past the target's own results, the exact answer is an assumption (explore_search judges it).

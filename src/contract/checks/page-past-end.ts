@@ -9,6 +9,7 @@ import {
   pageQuery,
   preview,
   recordsOf,
+  sizeExchanges,
   type Finding,
   type Listing,
   type OperationContext,
@@ -37,6 +38,7 @@ export const pagePastEnd: ScenarioCheck = {
         expected: '200 []',
         actual: `${repeat.records.length} records: ${preview(identities(repeat.records).join(', '), 80)}`,
         exchange: repeat.exchange,
+        exchanges: [...(listing.end?.pages.filter((p) => p.page === repeat.page - 1).map((p) => p.exchange) ?? []), repeat.exchange],
       });
     }
     const total = listingTotal(listing)!;
@@ -54,6 +56,7 @@ export const pagePastEnd: ScenarioCheck = {
       expected: '200 []',
       actual: `${response.status} ${preview(response.text, 80)}`,
       exchange,
+      exchanges: [...sizeExchanges(listing), exchange],
       // Records there may have arrived since the listing was counted: counted again, is the page still not empty?
       ...(!records ? { absolute: true } : listing.complete ? { recheck: () => recordsPastEnd(context, listing, total, size) } : {}),
     });

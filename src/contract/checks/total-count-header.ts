@@ -1,5 +1,5 @@
 import type { Finding, Listing, OperationContext, ScenarioCheck } from '../check.ts';
-import { countAgain, listingTotal, needListing, needRecords, notApplicable, pageQuery } from '../check.ts';
+import { countAgain, listingTotal, needListing, needRecords, notApplicable, pageQuery, sizeExchanges } from '../check.ts';
 import { noMatchTerm } from './search-term.ts';
 
 /** When sent, X-Total-Count is an integer equal to the records counted, after search (assumed: warnings). */
@@ -35,6 +35,7 @@ export const totalCountHeader: ScenarioCheck = {
           expected: String(total),
           actual: header,
           exchange,
+          exchanges: [exchange, ...sizeExchanges(listing)],
           ...(listing.complete ? { recheck: () => totalAgain(context, listing) } : {}),
         });
       }

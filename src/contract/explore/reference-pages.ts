@@ -2,8 +2,10 @@ import { largestPageSize, recordsOf, type OperationContext } from '../check.ts';
 import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
 
-/** Records of the target's own answer for a search, or the exchange that did not give them. */
-export type Reference = { readonly records: readonly Record<string, unknown>[] } | { readonly unusable: Exchange };
+/** Records of the target's own answer for a search (and the pages read for them), or the exchange that did not give them. */
+export type Reference =
+  | { readonly records: readonly Record<string, unknown>[]; readonly exchanges: readonly Exchange[] }
+  | { readonly unusable: Exchange };
 
 /** The target's whole answer for a search (`complete` false when it is longer than the pages read), or the exchange that failed. */
 export type Whole =
@@ -74,15 +76,17 @@ export function createReferencePages(context: OperationContext) {
       const first = Math.floor(start / max) + 1;
       const spans = spansOf(first, start, count);
       const records: Record<string, unknown>[] = [];
+      const exchanges: Exchange[] = [];
       for (let k = 0; k < spans; k += 1) {
         const exchange = await fetchPage(term, first + k);
+        exchanges.push(exchange);
         const batch = recordsOf(exchange);
         if (!batch) return { unusable: exchange };
         records.push(...batch);
         if (batch.length < max) break;
       }
       const offset = start - (first - 1) * max;
-      return { records: records.slice(offset, offset + count) };
+      return { records: records.slice(offset, offset + count), exchanges };
     },
   };
 }
