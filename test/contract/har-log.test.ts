@@ -107,6 +107,25 @@ describe('--har: every exchange of the run as HAR 1.2', () => {
     expect(a).toBe(b);
   });
 
+  it('names the listing pages a generated request was judged against (explore_search, on the whole listing)', async () => {
+    // Searches answer their results in reverse order: explore_search's model disagrees.
+    const fetch: FetchLike = async (request) => {
+      const response = await app.fetch(request);
+      if (!new URL(request.url).searchParams.get('search') || response.status !== 200) return response;
+      const records = (await response.json()) as unknown[];
+      return Response.json(records.reverse(), { headers: response.headers });
+    };
+    const { outcome, log, har } = await runWithHar(fetch, 'explored', { checks: ['explore_search'], examples: 30 });
+    if (outcome instanceof Error) throw outcome;
+    const failure = withHarEntries(outcome, har).outcomes.flatMap((o) => o.failures)[0]!;
+    expect(failure.message).toMatch(/differs from the model/);
+    const urls = failure.harEntries!.map((i) => new URL(log.entries[i].request.url));
+    expect(urls[0]!.searchParams.get('search')).not.toBeNull();
+    // Then the listing's pages, read without search at the largest size.
+    expect(urls.length).toBeGreaterThan(1);
+    for (const url of urls.slice(1)) expect([url.searchParams.get('search'), url.searchParams.get('pageSize')]).toEqual([null, '100']);
+  });
+
   it('redacts the key and --header values in every form the other reports do, wherever the target echoes them', async () => {
     const echo: FetchLike = async (request) => {
       const key = request.headers.get('x-api-key') ?? '';

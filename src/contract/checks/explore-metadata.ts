@@ -49,7 +49,14 @@ export const exploreMetadata: ScenarioCheck = {
         const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(term)}` : ''}`;
         const fail = (message: string, expected: string, actual: string): Judgement => ({
           kind: 'fail',
-          finding: { severity: 'warning', message, expected, actual, exchange },
+          finding: {
+            severity: 'warning',
+            message,
+            expected,
+            actual,
+            exchange,
+            ...(model.complete ? { exchanges: [exchange, ...model.pageExchanges] } : {}),
+          },
         });
         const headers = exchange.response!.headers;
         const total = headers['x-total-count'];

@@ -40,7 +40,15 @@ export const exploreSearch: ScenarioCheck = {
         const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(term, 40))}` : ''}`;
         const fail = (message: string, expected: string, actual: string, shown: Exchange = exchange): Judgement => ({
           kind: 'fail',
-          finding: { severity: 'warning', message, expected, actual, exchange: shown },
+          finding: {
+            severity: 'warning',
+            message,
+            expected,
+            actual,
+            exchange: shown,
+            // Judged against the model: the pages it was read from, when it is the whole listing.
+            ...(model.complete ? { exchanges: [shown, ...model.pageExchanges] } : {}),
+          },
         });
         const expected = await expectedResults(state, listing, term, start, request.size);
         if ('judgement' in expected) return expected.judgement;

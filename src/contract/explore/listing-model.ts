@@ -1,4 +1,5 @@
 import { identity, listingTotal, type Listing } from '../check.ts';
+import type { Exchange } from '../types.ts';
 
 /** The listing as read by the kit, with what the spec's assumed search rule expects of it. */
 export interface ListingModel {
@@ -6,6 +7,8 @@ export interface ListingModel {
   readonly ids: readonly string[];
   /** True when the listing was read to its end: only then are expectations about the whole made. */
   readonly complete: boolean;
+  /** The exchanges of the pages it was read from (what an expectation drawn from it rests on). */
+  readonly pageExchanges: readonly Exchange[];
   /** The listing's number of records when known (read to its end, or its end found past --max-pages). */
   readonly total: number | undefined;
   /** Distinct searchable strings of the records, in first-seen order (the pool terms are drawn from). */
@@ -41,6 +44,7 @@ export function createListingModel(listing: Listing): ListingModel {
     records,
     ids,
     complete: listing.complete,
+    pageExchanges: listing.pageExchanges,
     total: listingTotal(listing),
     values,
     has: (id) => idSet.has(id),
