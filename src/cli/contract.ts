@@ -3,7 +3,7 @@ import { unrunReport } from '../contract/grade.ts';
 import { verdictLine } from '../contract/reports/console-report.ts';
 import { redact } from '../secrets/redact.ts';
 import { CONTRACT_DEFAULTS, runContract } from '../contract/run-contract.ts';
-import { openHarLog, withHarEntries } from '../contract/reports/har-log.ts';
+import { openHarLog, withHarEntries, type HarLog } from '../contract/reports/har-log.ts';
 import { ContractSetupError, type ContractReport, type Exchange } from '../contract/types.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
@@ -86,7 +86,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
     { junit: values.junit as string | undefined, json: values.json as string | undefined, har: values.har as string | undefined },
     secrets,
   );
-  const har = writers.paths.har ? openHarLog(writers.paths.har, kitVersion()) : undefined;
+  let har: HarLog | undefined;
   // With --har, every failure names the entries of the HAR it rests on.
   const shown = (report: ContractReport) => (har ? withHarEntries(report, har) : report);
   const unrun = (reason: string) => {
@@ -98,6 +98,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
 
   try {
     if (writers.problem) throw writers.problem;
+    if (writers.paths.har) har = openHarLog(writers.paths.har, kitVersion());
     const headerValues = rawHeaders.map(parseHeader);
     if (!target) throw new CliError('--target URL is required (see tempmon contract --help)');
     if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target))
@@ -145,7 +146,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
       ...(rate ? { rate } : {}),
       ...(concurrency ? { concurrency } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
-      ...(har ? { record: (exchanges: readonly Exchange[]) => har.add(exchanges) } : {}),
+      ...(har ? { record: (exchanges: readonly Exchange[]) => har?.add(exchanges) } : {}),
     });
     writers.write(shown(report));
     log(writers.console(shown(report)));

@@ -64,6 +64,11 @@ export interface HttpClient {
   readonly stats: ClientStats;
 }
 
+/** What a request records in place of a key other than the run's (the finding's label says which). */
+export const OTHER_KEY = '<another key>';
+/** From this length on, a key sent in place of the run's is redacted wherever the answer echoes it. */
+const OTHER_KEY_SECRET = 8;
+
 /** The error of every exchange the run's deadline stopped, or kept from being sent. */
 export const DEADLINE_REACHED = 'run deadline reached';
 /** Longest wait before retrying a 429, whatever its Retry-After says. */
@@ -90,7 +95,10 @@ function defaultDispatcher(): Dispatcher {
  * target that hangs mid-body, or never ends it, is cut off. Secrets are redacted from everything recorded.
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const secrets: Secrets = { ...(options.apiKey ? { apiKey: options.apiKey } : {}), headerValues: Object.values(options.headers ?? {}) };
+  const clientSecrets: Secrets = {
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    headerValues: Object.values(options.headers ?? {}),
+  };
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
   const stats = { sent: 0, retried: 0, cut: 0 };
   const maxRetries = options.maxRetries ?? 2;
@@ -108,14 +116,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const inTurn = (run: () => Promise<Attempt>) =>
     inFlight(async () => {
       if (!(await pace())) return undefined;
-      const wait = holdUntil - performance.now();
-      if (wait > 0 && !(await sleep(wait, options.signal))) return undefined;
+      // Again after each wait: a 429 to a request already in flight may have moved the hold on.
+      for (let wait = holdUntil - performance.now(); wait > 0; wait = holdUntil - performance.now())
+        if (!(await sleep(wait, options.signal))) return undefined;
       return run();
     });
   const transport: Transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
 
   /** One request: sent, its body read within the cap and the timeout. `retryAfter` when it is a 429 to retry. */
-  async function attempt(url: URL, method: string, headers: Record<string, string>, mayRetry: boolean): Promise<Attempt> {
+  async function attempt(url: URL, method: string, headers: Record<string, string>, mayRetry: boolean, secrets: Secrets): Promise<Attempt> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), options.timeoutMs);
     const onDeadline = () => controller.abort(new Error(DEADLINE_REACHED));
@@ -159,7 +168,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   return {
-    secrets,
+    secrets: clientSecrets,
     stats,
     async send(operationId, path, query, sendOptions = {}) {
       const url = new URL(base + path);
@@ -167,11 +176,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const headers: Record<string, string> = { ...options.headers, ...sendOptions.headers };
       const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
       if (key !== null && key !== undefined) headers[options.apiKeyHeader] = key;
+      // Another key in its place (a look-alike the kit derived from the key, most often) is never recorded: a
+      // few of them together could spell the key, which is redacted only whole when short. An echo of one long
+      // enough to be told from ordinary text is redacted too.
+      const other = key && key !== options.apiKey ? key : undefined;
+      const secrets =
+        other && other.length >= OTHER_KEY_SECRET
+          ? { ...clientSecrets, headerValues: [...clientSecrets.headerValues, other] }
+          : clientSecrets;
       const method = sendOptions.method ?? 'GET';
       const request: RecordedRequest = {
         method,
         url: redact(url.href, secrets),
-        headers: Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, redact(v, secrets)])),
+        headers: Object.fromEntries(
+          Object.entries(headers).map(([n, v]) => [n, other && n === options.apiKeyHeader ? OTHER_KEY : redact(v, secrets)]),
+        ),
       };
       const stopped = { operationId, request, error: DEADLINE_REACHED };
 
@@ -180,16 +199,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const result = await inTurn(() => {
           if (tries > 0) stats.retried += 1;
           startedDateTime = new Date().toISOString();
-          return attempt(url, method, headers, tries < maxRetries);
+          return attempt(url, method, headers, tries < maxRetries, secrets);
         });
-        if (!result) return stopped;
+        if (!result) return startedDateTime ? { ...stopped, startedDateTime } : stopped;
         if ('retryAfter' in result) {
           backOff(retryDelay(result.retryAfter, tries));
           continue;
         }
         const { response, error } = result;
-        // A 429 given back (retries spent) slows the run all the same.
-        if (response?.status === 429) backOff(0);
+        // A 429 given back (retries spent) slows the run all the same, and its Retry-After holds.
+        if (response?.status === 429) backOff(retryDelay(response.headers['retry-after'] ?? null, tries));
         return {
           operationId,
           request,

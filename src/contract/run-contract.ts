@@ -224,7 +224,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
      * once, recorded with the operation's own exchanges. The outcomes come in check order, the exchanges
      * group by group: the same whatever order answers arrive in.
      */
-    async function scenariosOf(run: (typeof runs)[number]): Promise<{ outcomes: CheckOutcome[]; sent: Promise<Exchange>[] }> {
+    async function scenariosOf(run: (typeof runs)[number]): Promise<{ outcomes: CheckOutcome[]; sent: Promise<Exchange>[][] }> {
       if (concurrency === 1) return { outcomes: await oneByOne(scenarioChecks, run.context), sent: [] };
       const groups = new Map<string, Check[]>();
       for (const check of scenarioChecks) {
@@ -238,7 +238,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
         ),
       );
       const byCheck = new Map(done.flat().map((outcome) => [outcome.check, outcome]));
-      return { outcomes: scenarioChecks.map((check) => byCheck.get(check.name)!), sent: lists.flatMap(({ sent }) => sent) };
+      // The lists themselves: a finding's recheck, later, records into its group's list too.
+      return { outcomes: scenarioChecks.map((check) => byCheck.get(check.name)!), sent: lists.map(({ sent }) => sent) };
     }
 
     /**
@@ -251,7 +252,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     ): Promise<{ outcomes: CheckOutcome[]; exchanges: Exchange[] }> {
       const { outcomes: scenarios, sent: groups } = await scenariosOf(run);
       const outcomes = await judgeAgainIfChanged(scenarios, run, probe);
-      const exchanges = await Promise.all([...run.exchanges, ...groups]);
+      const exchanges = await Promise.all([...run.exchanges, ...groups.flat()]);
       // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
       const judged = exchanges.filter((e) => e.error !== DEADLINE_REACHED);
       for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, run.context, judged));
@@ -261,6 +262,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     const outcomes: CheckOutcome[] = [];
     // Side by side (or one after the other), recorded in the order of the operations either way.
     const started = concurrency === 1 ? undefined : runs.map((run, i) => checkOperation(run, probes[i]!));
+    // A listing's failure waits its turn to be thrown: it must not go unhandled meanwhile.
+    for (const operation of started ?? []) operation.catch(() => undefined);
     for (const [i, run] of runs.entries()) {
       const done = await (started ? started[i]! : checkOperation(run, probes[i]!));
       options.record?.(done.exchanges);

@@ -147,6 +147,22 @@ describe('--har: every exchange of the run as HAR 1.2', () => {
     expect(text.toLowerCase()).not.toContain(SECRET.slice(0, 12));
   });
 
+  it('holds no look-alike of a short key: the wrong keys the kit sends are redacted as secrets of their request', async () => {
+    // 12 characters: redacted only whole; its look-alikes (cut, edited, extended) together would spell it.
+    const short = 'Zq7xkW9pLmQ4';
+    const shortApp = createApp({ spec, apiKeys: [short], dataset: { seed: 5, counts: { alerts: 40, sensors: 12 } } });
+    const { log, text } = await runWithHar(async (request) => shortApp.fetch(request), 'short-key', {
+      apiKey: short,
+      checks: ['ignored_auth', 'explore_pages'],
+    });
+    expect(validHar({ log })).toBe(true);
+    const keyHeaders = log.entries.flatMap((e: { request: { headers: { name: string; value: string }[] } }) =>
+      e.request.headers.filter((h) => h.name === 'x-api-key').map((h) => h.value),
+    );
+    expect(keyHeaders.length).toBeGreaterThan(10);
+    for (let at = 0; at + 6 <= short.length; at += 1) expect(text.toLowerCase()).not.toContain(short.slice(at, at + 6).toLowerCase());
+  });
+
   it('is written, complete and valid, when the run cannot go on (the key refused: exit 2), with what was sent', async () => {
     const { outcome, log } = await runWithHar(async () => Response.json({ title: 'no' }, { status: 401 }), 'refused');
     expect(outcome).toBeInstanceOf(ContractSetupError);

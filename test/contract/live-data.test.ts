@@ -38,9 +38,21 @@ describe('data that lives while the kit reads it, told apart from broken answers
   });
 
   it('a server gaining an alert every 25 requests is conformant: the model re-syncs', async () => {
-    const report = await run(liveTarget(growing(25)));
+    let recorded = 0;
+    const report = await runContract({
+      target: 'http://live.test',
+      apiKey: KEY,
+      document: spec.document,
+      fetch: liveTarget(growing(25)),
+      seed: 21,
+      examples: 40,
+      rereadIntervalMs: 1,
+      record: (exchanges) => (recorded += exchanges.length),
+    });
     expect(problems(report)).toEqual([]);
     expect(report.verdict).toBe('conformant');
+    // Every request is recorded, the rechecks' and re-runs' included (as the HAR would hold them).
+    expect(recorded).toBe(report.summary.requests);
   });
 
   it("a server editing one alert's updated_at every 25 requests is conformant", async () => {

@@ -62,5 +62,6 @@ async function totalAgain(context: OperationContext, listing: Listing): Promise<
     context.send(pageQuery(context, 1, 1)).then((e) => e.response?.headers['x-total-count']),
     countAgain(context, listing),
   ]);
-  return again && header !== String(again.count);
+  // No header now (an error answer) cannot tell.
+  return header === undefined ? undefined : again && header !== String(again.count);
 }

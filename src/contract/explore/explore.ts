@@ -57,12 +57,12 @@ export async function explore<T>(
   const ahead = context.concurrency > 1 && options.prefetch ? fc.sample(generated, { seed: context.seed, numRuns: context.examples }) : [];
   let next = 0;
   const sendAhead = (upTo: number) => {
-    for (; next < Math.min(upTo, ahead.length); next += 1) void options.prefetch!(ahead[next]!);
+    for (; next < Math.min(upTo, ahead.length); next += 1) options.prefetch!(ahead[next]!).catch(() => undefined);
   };
   let tried = 0;
   const property = fc.asyncProperty(generated, async (value) => {
-    tried += 1;
-    sendAhead(tried + 2 * context.concurrency);
+    // Not once a failure was seen: what follows are shrinking's candidates, not the values sampled.
+    if (!failure) sendAhead((tried += 1) + 2 * context.concurrency);
     const judgement = await judgeFresh(value);
     if (judgement.kind === 'unusable') {
       unusable.push(judgement.exchange);

@@ -1,6 +1,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { ContractReport, Exchange } from '../types.ts';
 
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /** Bodies longer than this (in UTF-8 bytes) are cut in the HAR, with a comment saying how much was left out. */
 export const HAR_BODY_BYTES = 64 * 1024;
 
@@ -35,10 +37,17 @@ export function openHarLog(path: string, version: string): HarLog {
     if (!open) return;
     open = false;
     process.off('exit', close);
+    for (const signal of SIGNALS) process.off(signal, onSignal);
     writeSync(fd, ']}}\n');
     closeSync(fd);
   };
+  // Interrupted (Ctrl-C, a CI job's timeout): the file is ended, then the signal does what it would have done.
+  const onSignal = (signal: NodeJS.Signals) => {
+    close();
+    process.kill(process.pid, signal);
+  };
   process.on('exit', close);
+  for (const signal of SIGNALS) process.once(signal, onSignal);
   return {
     add(exchanges) {
       for (const exchange of exchanges) {
