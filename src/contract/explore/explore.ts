@@ -62,7 +62,10 @@ export async function explore<T>(
   let tried = 0;
   const property = fc.asyncProperty(generated, async (value) => {
     // Not once a failure was seen: what follows are shrinking's candidates, not the values sampled.
-    if (!failure) sendAhead((tried += 1) + 2 * context.concurrency);
+    if (!failure) {
+      tried += 1;
+      sendAhead(tried + 2 * context.concurrency);
+    }
     const judgement = await judgeFresh(value);
     if (judgement.kind === 'unusable') {
       unusable.push(judgement.exchange);
