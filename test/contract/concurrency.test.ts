@@ -66,7 +66,7 @@ const run = (fetch: FetchLike, concurrency?: number, record?: (exchanges: readon
     document: spec.document,
     fetch,
     seed: 9,
-    examples: 20,
+    examples: 10,
     strict: true,
     rereadIntervalMs: 1,
     ...(concurrency ? { concurrency } : {}),
