@@ -1,5 +1,8 @@
 import { connect } from 'node:net';
 import type { Hono } from 'hono';
+import type { ContractOptions } from '../src/contract/contract-options.ts';
+import { runContract } from '../src/contract/run-contract.ts';
+import type { FetchLike } from '../src/contract/types.ts';
 import { createApp, type AppOptions } from '../src/server/create-app.ts';
 import { loadSpec } from '../src/spec/load-spec.ts';
 import { createSchemaValidator } from '../src/spec/schema-validator.ts';
@@ -8,6 +11,13 @@ import { createSchemaValidator } from '../src/spec/schema-validator.ts';
 export const KEY = 'tempmon-dev-key';
 export const spec = loadSpec();
 export const validator = createSchemaValidator(spec.document);
+
+/**
+ * The kit run against an in-process target with the mock's key and the kit's spec. Answers that change are
+ * read again 1 ms apart, not 1 s: in-process, time does not change the data.
+ */
+export const runInProcess = (fetch: FetchLike, options: Partial<ContractOptions> = {}) =>
+  runContract({ target: 'http://target.test', apiKey: KEY, document: spec.document, fetch, rereadIntervalMs: 1, ...options });
 
 /** A GET with the default key (or the given headers). */
 export function get(app: Hono, path: string, headers: Record<string, string> = { 'x-api-key': KEY }) {

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { redact, redactValue, type Secrets } from '../secrets/redact.ts';
+import { redact, redactValue, SHORT_SECRET, type Secrets } from '../secrets/redact.ts';
 import type { Exchange, FetchLike, RecordedRequest, RecordedResponse } from './types.ts';
 
 export type { FetchLike } from './types.ts';
@@ -66,8 +66,6 @@ export interface HttpClient {
 
 /** What a request records in place of a key other than the run's (the finding's label says which). */
 export const OTHER_KEY = '<another key>';
-/** From this length on, a key sent in place of the run's is redacted wherever the answer echoes it. */
-const OTHER_KEY_SECRET = 8;
 
 /** The error of every exchange the run's deadline stopped, or kept from being sent. */
 export const DEADLINE_REACHED = 'run deadline reached';
@@ -178,12 +176,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (key !== null && key !== undefined) headers[options.apiKeyHeader] = key;
       // Another key in its place (a look-alike the kit derived from the key, most often) is never recorded: a
       // few of them together could spell the key, which is redacted only whole when short. An echo of one long
-      // enough to be told from ordinary text is redacted too.
+      // enough to be told from ordinary text (not a short secret) is redacted too.
       const other = key && key !== options.apiKey ? key : undefined;
       const secrets =
-        other && other.length >= OTHER_KEY_SECRET
-          ? { ...clientSecrets, headerValues: [...clientSecrets.headerValues, other] }
-          : clientSecrets;
+        other && other.length >= SHORT_SECRET ? { ...clientSecrets, headerValues: [...clientSecrets.headerValues, other] } : clientSecrets;
       const method = sendOptions.method ?? 'GET';
       const request: RecordedRequest = {
         method,

@@ -10,7 +10,7 @@ export interface Secrets {
 }
 
 /** Below this length a secret is replaced only where it stands alone, not inside other words. */
-const SHORT_SECRET = 8;
+export const SHORT_SECRET = 8;
 /** From this length on, any fragment of {@link FRAGMENT} characters of a secret counts as a leak. */
 const LONG_SECRET = 16;
 const FRAGMENT = 8;

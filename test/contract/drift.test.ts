@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../src/contract/checks/index.ts';
-import { runContract } from '../../src/contract/run-contract.ts';
+import type { FetchLike } from '../../src/contract/types.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { KEY, spec } from '../helpers.ts';
+import { runInProcess, spec } from '../helpers.ts';
 import { FAULTS as LISTED, brokenMock, type Fault } from './broken-mocks.ts';
 import { UNLISTED_FAULTS } from './unlisted-faults.ts';
 
@@ -10,19 +10,8 @@ const FAULTS: readonly Fault[] = [...LISTED, ...UNLISTED_FAULTS];
 
 // A dataset of 230 alerts makes the listing span pages of 100 and leaves a short last page.
 const app = createApp({ spec, dataset: { seed: 4, counts: { alerts: 230, sensors: 57 } } });
-// A fixed seed: a fault caught by generated requests is caught on every run of the suite. Answers that
-// change are read again 1 ms apart, not 1 s: in-process, time does not change the data.
-const run = (fetch: Parameters<typeof runContract>[0]['fetch'], strict = true, options: Fault['options'] = {}) =>
-  runContract({
-    target: 'http://target.test',
-    apiKey: KEY,
-    document: spec.document,
-    fetch,
-    strict,
-    seed: 9,
-    rereadIntervalMs: 1,
-    ...options,
-  });
+// A fixed seed: a fault caught by generated requests is caught on every run of the suite.
+const run = (fetch: FetchLike, strict = true, options: Fault['options'] = {}) => runInProcess(fetch, { strict, seed: 9, ...options });
 
 /**
  * A fault is run with its catcher alone (what --checks does), plus, for a check that inspects every

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/contract/http-client.ts';
-import { runContract } from '../../src/contract/run-contract.ts';
 import { createProxy } from '../../src/proxy/create-proxy.ts';
 import type { ContractReport } from '../../src/contract/types.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { createSchemaValidator } from '../../src/spec/schema-validator.ts';
 import { targetView } from '../../src/spec/target-view.ts';
-import { KEY, get, spec, validator } from '../helpers.ts';
+import { KEY, get, runInProcess, spec, validator } from '../helpers.ts';
 
 // What the spec assumes of a target's error bodies is RFC 9457; the mock's `errors` items ({in, name,
 // detail}) are its own extension, marked x-mock-only, which a target may shape differently.
@@ -33,14 +32,7 @@ function with400Body(body: Record<string, unknown>) {
 }
 
 const run = (fetch: FetchLike, strict = true) =>
-  runContract({
-    target: 'http://target.test',
-    apiKey: KEY,
-    document: spec.document,
-    fetch,
-    strict,
-    checks: ['negative_data_rejection', 'response_schema_conformance'],
-  });
+  runInProcess(fetch, { strict, checks: ['negative_data_rejection', 'response_schema_conformance'] });
 
 const schemaOutcomes = (report: ContractReport) => report.outcomes.filter((o) => o.check === 'response_schema_conformance');
 

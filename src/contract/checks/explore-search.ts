@@ -71,9 +71,7 @@ export const exploreSearch: ScenarioCheck = {
       {
         beyond: () => tooLong(listing, 'every generated request needed records beyond those read'),
         resync: state.resync,
-        // A request with wrong credentials is explore_pages' to judge: none is sent here.
-        prefetch: async (generated) =>
-          generated.credentials === undefined && state.send(resolveRequest(generated, state.model, context.parameters).query),
+        prefetch: state.sendAhead,
       },
     );
   },

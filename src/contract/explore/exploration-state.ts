@@ -3,6 +3,7 @@ import { readListing } from '../read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../checks/wrong-keys.ts';
 import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
+import { resolveRequest, type GeneratedRequest } from './generated-request.ts';
 import { createListingModel, type ListingModel } from './listing-model.ts';
 import { createQueryMemo, createReferencePages } from './reference-pages.ts';
 
@@ -14,6 +15,11 @@ export interface ExplorationState {
   readonly send: (query: Record<string, string>, options?: SendOptions) => Promise<Exchange>;
   /** Wrong credentials generated requests may carry instead of the key (none when the operation is not secured). */
   readonly wrong: readonly AuthVariant[];
+  /**
+   * Sends a generated request as explore_search and explore_metadata judge it (resolved against the model),
+   * ahead of the judge; one with wrong credentials is explore_pages' to judge, and is not sent.
+   */
+  sendAhead(generated: GeneratedRequest): Promise<unknown>;
   /**
    * Reads the listing again and starts the reference pages and sent queries afresh, sending what `prefetch`
    * sends (the requests a judge is about to make) at the same time, so all see one moment; when the listing differs
@@ -39,6 +45,8 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         reference: createReferencePages(context),
         send: createQueryMemo(context),
         wrong,
+        sendAhead: async (generated: GeneratedRequest) =>
+          generated.credentials === undefined && live.send(resolveRequest(generated, live.model, context.parameters).query),
         async resync(prefetch?: () => Promise<unknown>) {
           if (!live.model.complete) return false;
           // From the model as last read, not as first read: a listing that grew during the run must still be
