@@ -34,6 +34,7 @@ export type { ContractOptions } from './contract/contract-options.ts';
 export type { ProxyOptions } from './proxy/proxy-options.ts';
 export type { AppOptions, ScenarioOptions } from './server/app-options.ts';
 export { ContractSetupError } from './contract/types.ts';
+export { comparePlaces, type Place } from './contract/exchange-recorder.ts';
 export { generateDataset, DEFAULT_DATASET, type Dataset, type DatasetOptions } from './fixtures/generate-dataset.ts';
 export { generateRecord } from './fixtures/generate-record.ts';
 export { createRecordFactory, type ApiRecord, type RecordFactory } from './fixtures/record-factory.ts';

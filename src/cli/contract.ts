@@ -5,6 +5,7 @@ import { redact } from '../secrets/redact.ts';
 import { CONTRACT_DEFAULTS, runContract } from '../contract/run-contract.ts';
 import { openHarLog, withHarEntries, type HarLog } from '../contract/reports/har-log.ts';
 import { ContractSetupError, type ContractReport, type Exchange } from '../contract/types.ts';
+import type { Place } from '../contract/exchange-recorder.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { kitVersion } from './kit-version.ts';
@@ -146,10 +147,13 @@ export async function contractCommand(args: readonly string[], log: (text: strin
       ...(rate ? { rate } : {}),
       ...(concurrency ? { concurrency } : {}),
       ...(maxRetries !== undefined ? { maxRetries } : {}),
-      ...(har ? { record: (exchanges: readonly Exchange[]) => har?.add(exchanges) } : {}),
+      ...(har ? { record: (exchange: Exchange, place: Place) => har?.add(exchange, place) } : {}),
     });
-    writers.write(shown(report));
-    log(writers.console(shown(report)));
+    // Closed before the reports: the entries' indices are final once the HAR is in the run's order.
+    har?.close();
+    const final = shown(report);
+    writers.write(final);
+    log(writers.console(final));
     return exitCode(report);
   } catch (error) {
     if (error instanceof ContractSetupError) {

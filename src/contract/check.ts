@@ -70,6 +70,15 @@ export interface Listing {
 export const sizeExchanges = (listing: Listing): readonly Exchange[] =>
   listing.complete ? listing.pageExchanges : (listing.end?.pages.map((p) => p.exchange) ?? []);
 
+/**
+ * The exchanges of the listing's pages that hold its records `start`..`start + count - 1` (those read).
+ *
+ * @example
+ * pagesHolding(listing, 150, 2); // the page of size 100 holding records 150 and 151: [page 2]
+ */
+export const pagesHolding = (listing: Pick<Listing, 'pageExchanges' | 'size'>, start: number, count: number): readonly Exchange[] =>
+  listing.pageExchanges.slice(Math.floor(start / listing.size), Math.floor((start + count - 1) / listing.size) + 1);
+
 /** How many records the listing has, when known: read to its end, or its end found. */
 export const listingTotal = (listing: Listing): number | undefined => (listing.complete ? listing.records.length : listing.end?.total);
 
@@ -122,8 +131,11 @@ interface CheckBase {
 /** A check applied to every response the kit receives for an operation. */
 export interface ResponseCheck extends CheckBase {
   readonly kind: 'response';
-  /** Whether the exchanges hold what the check needs (e.g. one record in a 200 array); no evidence otherwise. */
-  needs?(exchanges: readonly Exchange[]): Skip | undefined;
+  /**
+   * What the check needs among the answers (e.g. one record in a 200 array): `found` tells it of one answer;
+   * when no answer has it, the check is skipped for want of evidence, `missing` saying what was not seen.
+   */
+  readonly needs?: { found(exchange: Exchange): boolean; readonly missing: string };
   inspect(exchange: Exchange, context: OperationContext): Finding[];
 }
 
@@ -180,14 +192,38 @@ export function describeAnswer(exchange: Exchange): string {
   return exchange.error ? `${what} (${exchange.error})` : what;
 }
 
+/**
+ * A count of what exchanges got, kept as they come: as small as the number of different answers, and described
+ * the same whatever order they came in (most frequent first, ties in alphabetical order).
+ *
+ * @example
+ * const tally = answerTally();
+ * tally.add(exchange);
+ * tally.describe(); // 'the request got 503 text/html'
+ */
+export function answerTally() {
+  const counts = new Map<string, number>();
+  let total = 0;
+  return {
+    add(exchange: Exchange): void {
+      const what = describeAnswer(exchange);
+      counts.set(what, (counts.get(what) ?? 0) + 1);
+      total += 1;
+    },
+    describe(): string {
+      if (total === 0) return 'no request was sent';
+      if (counts.size === 1) return `${total === 1 ? 'the request' : 'every request'} got ${[...counts.keys()][0]}`;
+      const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+      return `the requests got ${top.map(([what, n]) => `${n}x ${what}`).join(', ')}${counts.size > 3 ? ', …' : ''}`;
+    },
+  };
+}
+
 /** What a set of exchanges got: `every request got 503 text/html`, or the commonest answers with counts. */
 export function describeAnswers(exchanges: readonly Exchange[]): string {
-  if (exchanges.length === 0) return 'no request was sent';
-  const counts = new Map<string, number>();
-  for (const exchange of exchanges) counts.set(describeAnswer(exchange), (counts.get(describeAnswer(exchange)) ?? 0) + 1);
-  if (counts.size === 1) return `${exchanges.length === 1 ? 'the request' : 'every request'} got ${[...counts.keys()][0]}`;
-  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
-  return `the requests got ${top.map(([what, n]) => `${n}x ${what}`).join(', ')}${counts.size > 3 ? ', …' : ''}`;
+  const tally = answerTally();
+  for (const exchange of exchanges) tally.add(exchange);
+  return tally.describe();
 }
 
 /**

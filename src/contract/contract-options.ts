@@ -1,6 +1,7 @@
 // The options of runContract, apart from the runner: the public entry re-exports them, and nothing here may
 // name undici or node:http (dist/index.d.ts must type-check without @types/node).
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import type { Place } from './exchange-recorder.ts';
 import type { Exchange, FetchLike } from './types.ts';
 
 /** Options of {@link runContract}. */
@@ -38,9 +39,10 @@ export interface ContractOptions {
   /** How to send requests; undici by default, an app's fetch for an in-process target. */
   readonly fetch?: FetchLike;
   /**
-   * Receives every exchange of the run (redacted, as the reports show them), a listing's at a time as its
-   * checks end, in an order that does not depend on when answers arrive; the probes alone when the run
-   * cannot go on (a refused key). Where `--har` writes them.
+   * Receives every exchange of the run (redacted, as the reports show them) as its answer arrives, with its
+   * place in the run's order: sorted by place ({@link comparePlaces}), the exchanges come in the same order
+   * whatever order answers arrived in. The probes alone when the run cannot go on (a refused key). Where
+   * `--har` writes them.
    */
-  readonly record?: (exchanges: readonly Exchange[]) => void;
+  readonly record?: (exchange: Exchange, place: Place) => void;
 }

@@ -32,7 +32,7 @@ export function isNewer(a: Exchange, b: Exchange): boolean {
  * as from one server whose data grows. An answer that is not a 200 array is kept as it is, to be judged.
  *
  * @example
- * const context = createOperationContext(operation, document, newestCopy(client), judges, settings, exchanges);
+ * const context = createOperationContext(operation, document, newestCopy(client), judges, settings, track);
  */
 export function newestCopy(client: HttpClient): HttpClient {
   return {

@@ -6,7 +6,7 @@ import { readListing } from './read-listing.ts';
 import type { HttpClient } from './http-client.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { PrismValidator } from './prism.ts';
-import type { Exchange } from './types.ts';
+import type { Track } from './exchange-recorder.ts';
 
 /** Settings of a run that shape what checks send. */
 export interface ContextSettings {
@@ -20,10 +20,10 @@ export interface ContextSettings {
 }
 
 /**
- * Builds the context of one operation. Every exchange it sends is appended to `sent` when the request is made
- * (so the order is the order of the requests, whatever order answers come back in), for the response checks
- * to see all of them, whichever check sent them. With `shared`, the listing is that context's (read once, its
- * exchanges recorded there).
+ * Builds the context of one operation. Every request it sends is handed to `track` when it is made (so its
+ * place is the order of the requests, whatever order answers come back in), for the response checks to see
+ * all of them, whichever check sent them. With `shared`, the listing is that context's (read once, its
+ * exchanges tracked there).
  */
 export function createOperationContext(
   operation: Operation,
@@ -31,7 +31,7 @@ export function createOperationContext(
   client: HttpClient,
   judges: { readonly prism: PrismValidator; readonly schemas: SchemaValidator },
   settings: ContextSettings,
-  sent: Promise<Exchange>[],
+  track: Track,
   shared?: OperationContext,
 ): OperationContext {
   const parameters = listingParameters(operation);
@@ -50,7 +50,7 @@ export function createOperationContext(
     ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
     send(query, options) {
       const exchange = client.send(operation.operationId, operation.path, query, options);
-      sent.push(exchange);
+      track(exchange);
       return exchange;
     },
     listing() {

@@ -1,14 +1,16 @@
 import { listOperations, type Operation } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { targetView } from '../spec/target-view.ts';
-import { listingTotal, noEvidence, type Check, type Finding, type Listing, type OperationContext, type Skip } from './check.ts';
+import { listingTotal, noEvidence, type Check, type Listing, type OperationContext, type Skip } from './check.ts';
 import { ALL_CHECKS, selectChecks } from './checks/index.ts';
 import { grade } from './grade.ts';
 import type { ContractOptions } from './contract-options.ts';
 import { createHttpClient, DEADLINE_REACHED } from './http-client.ts';
 import { observeChange, stillDuring, untilTold } from './live-data.ts';
 import { newestCopy, otherCopies } from './newest-copy.ts';
+import { createExchangeRecorder } from './exchange-recorder.ts';
 import { createOperationContext } from './operation-context.ts';
+import { createResponseJudge } from './response-judge.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure, type ListingCoverage } from './types.ts';
 
 export type { ContractOptions } from './contract-options.ts';
@@ -75,14 +77,20 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
     };
 
-    const runs = operations.map((operation) => {
-      const exchanges: Promise<Exchange>[] = [];
-      return {
-        operation,
-        exchanges,
-        client,
-        context: createOperationContext(operation, options.document, client, judges, settings, exchanges),
-      };
+    const responseChecks = checks.filter((c) => c.kind === 'response');
+    const runs = operations.map((operation, index) => {
+      // Each answer is judged by the response checks and recorded as it arrives, then let go.
+      const recorder = createExchangeRecorder(index, (exchange, place) => {
+        // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
+        if (exchange.error !== DEADLINE_REACHED) run.judge.inspect(exchange, place);
+        if (!sent(exchange)) return;
+        options.record?.(exchange, place);
+        for (const [i, copy] of otherCopies(exchange).entries()) options.record?.(copy, [...place, i + 1]);
+      });
+      const track = recorder.list();
+      const context = createOperationContext(operation, options.document, client, judges, settings, track);
+      const run = { operation, recorder, track, client, context, judge: createResponseJudge(responseChecks, context) };
+      return run;
     });
     const probes = await Promise.all(runs.map(({ context }) => context.send({})));
     try {
@@ -91,7 +99,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
         runs.map((r) => r.operation),
       );
     } catch (error) {
-      options.record?.(probes.filter(sent));
+      await Promise.all(runs.map(({ recorder }) => recorder.settled()));
       throw error;
     }
 
@@ -111,7 +119,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
         // Several versions at once: what compares answers runs again, each request answered by the newest
         // version, and is then judged as on one server whose data changes.
         const newest = { ...run, client: newestCopy(client) };
-        newest.context = createOperationContext(run.operation, options.document, newest.client, judges, settings, run.exchanges);
+        newest.context = createOperationContext(run.operation, options.document, newest.client, judges, settings, run.track);
         const again = await newest.context.send({});
         const rerun: CheckOutcome[] = [];
         for (const outcome of scenarios)
@@ -144,7 +152,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
           continue;
         }
         const again = await untilTold(rereadMs, deadline, async () => {
-          const fresh = createOperationContext(run.operation, options.document, run.client, judges, settings, run.exchanges);
+          const fresh = createOperationContext(run.operation, options.document, run.client, judges, settings, run.track);
           const { result, still } = await stillDuring(fresh, () => runScenario(check, fresh, undefined));
           return still ? result : undefined;
         });
@@ -220,43 +228,34 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
 
     /**
      * The scenario checks of one operation: one after another (concurrency 1), or side by side, each group on
-     * a context of its own that records what it sends in a list of its own; the operation's listing is read
-     * once, recorded with the operation's own exchanges. The outcomes come in check order, the exchanges
-     * group by group: the same whatever order answers arrive in.
+     * a context of its own that tracks what it sends in a list of its own (a finding's recheck, later, too);
+     * the operation's listing is read once, tracked with the operation's own requests. The outcomes come in
+     * check order, the requests' places group by group: the same whatever order answers arrive in.
      */
-    async function scenariosOf(run: (typeof runs)[number]): Promise<{ outcomes: CheckOutcome[]; sent: Promise<Exchange>[][] }> {
-      if (concurrency === 1) return { outcomes: await oneByOne(scenarioChecks, run.context), sent: [] };
+    async function scenariosOf(run: (typeof runs)[number]): Promise<CheckOutcome[]> {
+      if (concurrency === 1) return oneByOne(scenarioChecks, run.context);
       const groups = new Map<string, Check[]>();
       for (const check of scenarioChecks) {
         const key = (check.kind === 'scenario' && check.group) || check.name;
         groups.set(key, [...(groups.get(key) ?? []), check]);
       }
-      const lists = [...groups.values()].map((group) => ({ group, sent: [] as Promise<Exchange>[] }));
       const done = await Promise.all(
-        lists.map(({ group, sent }) =>
-          oneByOne(group, createOperationContext(run.operation, options.document, client, judges, settings, sent, run.context)),
+        [...groups.values()].map((group) =>
+          oneByOne(
+            group,
+            createOperationContext(run.operation, options.document, client, judges, settings, run.recorder.list(), run.context),
+          ),
         ),
       );
       const byCheck = new Map(done.flat().map((outcome) => [outcome.check, outcome]));
-      // The lists themselves: a finding's recheck, later, records into its group's list too.
-      return { outcomes: scenarioChecks.map((check) => byCheck.get(check.name)!), sent: lists.map(({ sent }) => sent) };
+      return scenarioChecks.map((check) => byCheck.get(check.name)!);
     }
 
-    /**
-     * Every check of one operation: its scenarios, judged again if the data changed, then its responses; with
-     * every exchange it sent, in order (the copies a replicas' re-run discarded after the one it kept).
-     */
-    async function checkOperation(
-      run: (typeof runs)[number],
-      probe: Exchange,
-    ): Promise<{ outcomes: CheckOutcome[]; exchanges: Exchange[] }> {
-      const { outcomes: scenarios, sent: groups } = await scenariosOf(run);
-      const outcomes = await judgeAgainIfChanged(scenarios, run, probe);
-      const exchanges = await Promise.all([...run.exchanges, ...groups.flat()]);
-      // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
-      const judged = exchanges.filter((e) => e.error !== DEADLINE_REACHED);
-      for (const check of checks.filter((c) => c.kind === 'response')) outcomes.push(inspectAll(check, run.context, judged));
-      return { outcomes, exchanges: exchanges.flatMap((e) => [e, ...otherCopies(e)]).filter(sent) };
+    /** Every check of one operation: its scenarios, judged again if the data changed, then its responses. */
+    async function checkOperation(run: (typeof runs)[number], probe: Exchange): Promise<CheckOutcome[]> {
+      const outcomes = await judgeAgainIfChanged(await scenariosOf(run), run, probe);
+      await run.recorder.settled();
+      return [...outcomes, ...run.judge.outcomes()];
     }
 
     const outcomes: CheckOutcome[] = [];
@@ -265,9 +264,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     // A listing's failure waits its turn to be thrown: it must not go unhandled meanwhile.
     for (const operation of started ?? []) operation.catch(() => undefined);
     for (const [i, run] of runs.entries()) {
-      const done = await (started ? started[i]! : checkOperation(run, probes[i]!));
-      options.record?.(done.exchanges);
-      outcomes.push(...done.outcomes);
+      outcomes.push(...(await (started ? started[i]! : checkOperation(run, probes[i]!))));
     }
     const read = await Promise.all(runs.map(({ context }) => context.listingRead()));
     const coverage = runs.flatMap(({ operation }, i) => (read[i] ? [coverageOf(operation.operationId, read[i])] : []));
@@ -331,26 +328,6 @@ async function runScenario(check: Check, context: OperationContext, stopped: Ski
   if ('skip' in result) return { ...base, status: 'skipped', failures: [], skipReason: result.skip, skipCause: result.cause };
   return { ...base, status: 'passed', failures: result.map((f) => ({ ...f, check: check.name, operationId: base.operationId })) };
 }
-
-/** Applies a response check to every exchange, folding repeats of one failure into a count. */
-function inspectAll(check: Check, context: OperationContext, exchanges: readonly Exchange[]): CheckOutcome {
-  if (check.kind !== 'response') throw new Error('not a response check');
-  const base = { check: check.name, operationId: context.operation.operationId, description: check.description, evidence: check.evidence };
-  const skip = check.skip?.(context) ?? check.needs?.(exchanges);
-  if (skip) return { ...base, status: 'skipped', failures: [], skipReason: skip.skip, skipCause: skip.cause };
-  const folded = new Map<string, Failure>();
-  for (const exchange of exchanges) {
-    for (const finding of check.inspect(exchange, context)) {
-      const key = `${finding.severity}|${finding.message.replace(/\[\d+\]/g, '[*]')}`;
-      const seen = folded.get(key);
-      if (seen) folded.set(key, { ...seen, occurrences: (seen.occurrences ?? 1) + 1 });
-      else folded.set(key, toFailure(finding, base));
-    }
-  }
-  return { ...base, status: 'passed', failures: [...folded.values()] };
-}
-
-const toFailure = (finding: Finding, base: { check: string; operationId: string }): Failure => ({ ...finding, ...base });
 
 /**
  * Keeps what no change of data can explain and makes the rest inconclusive: findings that compare answers

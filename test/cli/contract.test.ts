@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { serveCommand } from '../../src/cli/serve.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { FAULTS, brokenMock } from '../contract/broken-mocks.ts';
 import { spec } from '../helpers.ts';
-import { expectOneLineExit2, runCli, startInProcess, usageError } from './cli-helpers.ts';
+import { MAIN, expectOneLineExit2, runCli, startInProcess, usageError } from './cli-helpers.ts';
 
 const SECRET = 'cli-secret-key-77e1';
 const dir = mkdtempSync(join(tmpdir(), 'tempmon-contract-'));
@@ -123,6 +124,46 @@ describe('tempmon contract', () => {
       [0, 'connection refused'],
       [0, 'connection refused'],
     ]);
+  });
+
+  it('ends the HAR, complete and valid, when interrupted (SIGINT), then dies of the signal', async () => {
+    const app = createApp({ spec, apiKeys: [SECRET], dataset: { seed: 2, counts: { alerts: 25, sensors: 5 } } });
+    let requests = 0;
+    let hung!: () => void;
+    const hanging = new Promise<void>((resolve) => (hung = resolve));
+    // Answers 6 requests, then never answers: the run is interrupted while waiting.
+    const target = await new Promise<string>((resolve) => {
+      const server = serve(
+        {
+          fetch: (request) => {
+            requests += 1;
+            if (requests <= 6) return app.fetch(request);
+            hung();
+            return new Promise<Response>(() => undefined);
+          },
+          hostname: '127.0.0.1',
+          port: 0,
+        },
+        (info) => resolve(`http://127.0.0.1:${info.port}`),
+      ) as Server;
+      servers.push(server);
+    });
+    const har = join(dir, 'interrupted.har');
+    // One request at a time: each answer is in the HAR before the next request is sent.
+    const child = spawn(process.execPath, [MAIN, 'contract', '--target', target, '--concurrency', '1', '--har', har], {
+      env: { ...process.env, TEMPMON_API_KEY: SECRET },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    await hanging;
+    child.kill('SIGINT');
+    expect(await exited).toBe('SIGINT');
+    const text = readFileSync(har, 'utf8');
+    expect(text).not.toContain(SECRET);
+    const entries = JSON.parse(text).log.entries;
+    // The 6 answered, none of them cut short (the seventh, never answered, was not written).
+    expect(entries).toHaveLength(6);
+    for (const entry of entries) expect([200, 401]).toContain(entry.response.status);
   });
 
   it.each([

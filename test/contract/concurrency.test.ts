@@ -1,7 +1,12 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../src/contract/checks/index.ts';
 import { jsonReport } from '../../src/contract/reports/json-report.ts';
 import { runContract } from '../../src/contract/run-contract.ts';
+import type { Place } from '../../src/contract/exchange-recorder.ts';
+import { openHarLog, withHarEntries } from '../../src/contract/reports/har-log.ts';
 import type { Exchange, FetchLike } from '../../src/contract/types.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { KEY, spec } from '../helpers.ts';
@@ -59,7 +64,12 @@ function shuffled(target: FetchLike, seed: number): FetchLike & { readonly most:
 const timeless = (report: Awaited<ReturnType<typeof runContract>>) =>
   JSON.parse(jsonReport(report, { headerValues: [] }), (key, value) => (key === 'durationMs' ? undefined : value));
 
-const run = (fetch: FetchLike, concurrency?: number, record?: (exchanges: readonly Exchange[]) => void) =>
+type HarEntry = { request: { method: string; url: string }; response: { status: number } };
+const entryLine = (e: HarEntry) => `${e.request.method} ${e.request.url} ${e.response.status}`;
+const line = (e: Exchange) => `${e.request.method} ${e.request.url} ${e.response?.status ?? 0}`;
+const dir = mkdtempSync(join(tmpdir(), 'tempmon-concurrency-'));
+
+const run = (fetch: FetchLike, concurrency?: number, record?: (exchange: Exchange, place: Place) => void) =>
   runContract({
     target: 'http://target.test',
     apiKey: KEY,
@@ -86,17 +96,29 @@ describe('requests in parallel', () => {
   it('gives the same findings in the same order whatever order answers arrive in, with at most 8 requests in flight', async () => {
     const first = shuffled(faulty(), 1);
     const second = shuffled(faulty(), 7);
-    // What the HAR would hold, in its order: the same too.
-    const logs: string[][] = [[], []];
-    const into = (log: string[]) => (exchanges: readonly Exchange[]) =>
-      log.push(...exchanges.map((e) => `${e.request.method} ${e.request.url} ${e.response?.status}`));
-    const [a, b] = [await run(first, undefined, into(logs[0]!)), await run(second, undefined, into(logs[1]!))];
-    expect(logs[0]!.length).toBe(a.summary.requests);
-    expect(logs[1]).toEqual(logs[0]);
-    expect(a.verdict).toBe('not conformant');
-    expect(a.summary.failed).toBeGreaterThanOrEqual(3);
+    // Each run's HAR: written as answers arrive, then put in the run's order when closed.
+    const arrived: string[][] = [[], []];
+    const withHar = async (fetch: FetchLike, n: 0 | 1) => {
+      const har = openHarLog(join(dir, `run-${n}.har`), '0.0.0-test');
+      const report = await run(fetch, undefined, (e, place) => {
+        arrived[n]!.push(line(e));
+        har.add(e, place);
+      });
+      har.close();
+      const entries = JSON.parse(readFileSync(join(dir, `run-${n}.har`), 'utf8')).log.entries as HarEntry[];
+      return { report: withHarEntries(report, har), entries: entries.map(entryLine) };
+    };
+    const [a, b] = [await withHar(first, 0), await withHar(second, 1)];
+    expect(a.entries.length).toBe(a.report.summary.requests);
+    // Answers arrived in other orders; the HARs hold the same entries in the same order all the same.
+    expect(arrived[1]).not.toEqual(arrived[0]);
+    expect(b.entries).toEqual(a.entries);
+    expect(a.report.verdict).toBe('not conformant');
+    expect(a.report.summary.failed).toBeGreaterThanOrEqual(3);
     expect([first.most(), second.most()]).toEqual([8, 8]);
-    expect(timeless(b)).toEqual(timeless(a));
+    // The findings the same, in the same order, naming the same HAR entries.
+    expect(timeless(b.report)).toEqual(timeless(a.report));
+    expect(a.report.outcomes.some((o) => o.failures.some((f) => (f.harEntries?.length ?? 0) > 0))).toBe(true);
   });
 
   it('with --concurrency 1 sends one request at a time, and finds the same', async () => {

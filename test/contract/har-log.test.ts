@@ -10,6 +10,7 @@ import { runContract } from '../../src/contract/run-contract.ts';
 import { ContractSetupError, type FetchLike } from '../../src/contract/types.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { spec } from '../helpers.ts';
+import { FAULTS, brokenMock } from './broken-mocks.ts';
 
 // har-schema is CommonJS JSON without types; draft-06 is the draft its schemas are written in.
 const require = createRequire(import.meta.url);
@@ -46,7 +47,7 @@ async function runWithHar(fetch: FetchLike, name: string, extra: Partial<Paramet
       seed: 4,
       examples: 10,
       headers: { 'x-trace': HEADER_SECRET },
-      record: (exchanges) => har.add(exchanges),
+      record: (exchange, place) => har.add(exchange, place),
       ...extra,
     });
   } catch (error) {
@@ -180,5 +181,105 @@ describe('--har: every exchange of the run as HAR 1.2', () => {
     expect(content.size).toBe(Buffer.byteLength(big));
     expect(Buffer.byteLength(content.text)).toBeLessThanOrEqual(HAR_BODY_BYTES);
     expect(content.comment).toBe(`body cut at ${HAR_BODY_BYTES} of ${2 * HAR_BODY_BYTES} bytes: ${HAR_BODY_BYTES} bytes left out`);
+  });
+
+  it('grows as the run goes: entries are on disk while later requests are still to be sent', async () => {
+    const path = join(dir, 'run.har');
+    let sent = 0;
+    let onDiskAt60: number | undefined;
+    await runWithHar(async (request) => {
+      sent += 1;
+      if (sent === 60) onDiskAt60 = (readFileSync(path, 'utf8').match(/"startedDateTime"/g) ?? []).length;
+      return app.fetch(request);
+    }, 'run');
+    // At most 8 requests in flight: by the 60th, most answers before it have been written.
+    expect(onDiskAt60).toBeGreaterThanOrEqual(40);
+  });
+
+  it('puts the entries in the order of their places when closed, each index then final', () => {
+    const path = join(dir, 'places.har');
+    const har = openHarLog(path, '0.0.0-test');
+    const exchange = (n: number) => ({
+      operationId: 'listAlerts',
+      request: { method: 'GET', url: `http://har.test/alert?page=${n}`, headers: {} },
+      startedDateTime: new Date(n * 1000).toISOString(),
+      response: { status: 200, headers: {}, text: '[]', json: [], durationMs: 1 },
+    });
+    const [first, second, third, copy] = [exchange(1), exchange(2), exchange(3), exchange(4)];
+    har.add(third, [1, 0, 0]);
+    har.add(second, [0, 1, 0]);
+    har.add(copy, [0, 0, 0, 1]);
+    har.add(first, [0, 0, 0]);
+    // Before closing: in the order the answers arrived.
+    expect(har.indexOf(first)).toBe(3);
+    const urls = () => JSON.parse(readFileSync(path, 'utf8')).log.entries.map((e: { request: { url: string } }) => e.request.url);
+    har.close();
+    expect(urls()).toEqual([first, copy, second, third].map((e) => e.request.url));
+    expect([first, copy, second, third].map((e) => har.indexOf(e))).toEqual([0, 1, 2, 3]);
+    expect(validHar(JSON.parse(readFileSync(path, 'utf8')))).toBe(true);
+  });
+
+  describe('names every exchange a finding rests on', () => {
+    const fault = (name: string) => brokenMock(app, FAULTS.find((f) => f.name === name)!);
+    /** The named entries' queries, as `page/pageSize/search` (search omitted when none). */
+    async function named(fetch: FetchLike, check: string, extra: Partial<Parameters<typeof runContract>[0]> = {}) {
+      const { outcome, log, har } = await runWithHar(fetch, check, { checks: [check], ...extra });
+      if (outcome instanceof Error) throw outcome;
+      const failures = withHarEntries(outcome, har).outcomes.flatMap((o) => o.failures);
+      expect(failures.length, `${check} found nothing`).toBeGreaterThan(0);
+      return failures.map((failure) => ({
+        message: failure.message,
+        queries: (failure.harEntries ?? []).map((i) => {
+          const query = new URL(log.entries[i].request.url).searchParams;
+          return [query.get('page'), query.get('pageSize'), ...(query.has('search') ? [query.get('search')] : [])].join('/');
+        }),
+      }));
+    }
+
+    it('documented_order: the listing page holding the two records out of order', async () => {
+      const [failure] = await named(fault('sorted oldest first'), 'documented_order');
+      expect(failure!.queries).toEqual(['1/100']);
+    });
+
+    it('link_header: page 2 of size 3, and for next and last the listing pages its size rests on', async () => {
+      const [failure] = await named(fault('Link next skips a page'), 'link_header');
+      expect(failure!.message).toMatch(/rel="next"/);
+      expect(failure!.queries).toEqual(['2/3', '1/100']);
+    });
+
+    it('page_size_conformance: the page of the size asked for, and the listing pages its count rests on', async () => {
+      // Every page holds the default 20 records: the listing read at size 100 ends after its first page.
+      const failures = await named(fault('pageSize ignored'), 'page_size_conformance');
+      const one = failures.find((f) => f.message === 'pageSize=1 gave 20 records')!;
+      expect(one.queries).toEqual(['1/1', '1/100']);
+    });
+
+    it("search_finds_record: the search's pages, and the listing page the record was read from", async () => {
+      // Every search answers [] (a search index never built).
+      const empty: FetchLike = async (request) =>
+        new URL(request.url).searchParams.get('search') ? Response.json([], { headers: { 'x-total-count': '0' } }) : app.fetch(request);
+      const [failure] = await named(empty, 'search_finds_record');
+      expect(failure!.message).toMatch(/did not find/);
+      expect(failure!.queries).toHaveLength(2);
+      expect(failure!.queries[0]).toMatch(/^1\/100\/.+/);
+      expect(failure!.queries[1]).toBe('1/100');
+    });
+
+    it('explore_search past --max-pages: the generated request, the whole answer for its term, and the pages read', async () => {
+      const long = createApp({ spec, apiKeys: [SECRET], dataset: { seed: 5, counts: { alerts: 250, sensors: 12 } } });
+      // Searches answer their results in reverse order.
+      const reversed: FetchLike = async (request) => {
+        const response = await long.fetch(request);
+        if (!new URL(request.url).searchParams.get('search') || response.status !== 200) return response;
+        return Response.json(((await response.json()) as unknown[]).reverse(), { headers: response.headers });
+      };
+      const failures = await named(reversed, 'explore_search', { maxPages: 1, examples: 30 });
+      const failure = failures.find((f) => f.queries.some((q) => q.split('/').length === 3))!;
+      // The term's whole answer at the largest size (the page past --max-pages that says it ends, then its pages)
+      // and the listing's first page: more than the one request shown.
+      expect(failure.queries.length).toBeGreaterThan(2);
+      expect(failure.queries).toContain('1/100');
+      expect(failure.queries.filter((q) => q.startsWith('2/100/'))).toHaveLength(1);
+    });
   });
 });

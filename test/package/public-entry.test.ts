@@ -13,6 +13,7 @@ describe('the public entry', () => {
     expect(Object.keys(entry).sort()).toEqual(
       [
         'ALL_CHECKS',
+        'comparePlaces',
         'ContractSetupError',
         'DEFAULT_API_KEY',
         'DEFAULT_DATASET',

@@ -1,5 +1,5 @@
 import { comparable, compareRecords, describeOrder } from '../../spec/record-order.ts';
-import { identity, needListing, noEvidence, notApplicable, type ScenarioCheck } from '../check.ts';
+import { identity, needListing, noEvidence, notApplicable, pagesHolding, type ScenarioCheck } from '../check.ts';
 
 /** The listing comes in the order its `x-order` states (assumed in our spec: a warning). */
 export const documentedOrder: ScenarioCheck = {
@@ -27,6 +27,9 @@ export const documentedOrder: ScenarioCheck = {
             message: `records ${i - 1} and ${i} of the listing are out of order (${describeOrder(order)})`,
             expected: `${identity(b)} (${shown(b)}) after ${identity(a)}`,
             actual: `${identity(a)} (${shown(a)}) before ${identity(b)} (${shown(b)})`,
+            // The page (or the two pages) that hold them.
+            exchange: pagesHolding(listing, i, 1)[0]!,
+            exchanges: pagesHolding(listing, i - 1, 2),
           },
         ];
       }

@@ -40,11 +40,14 @@ export const exploreMetadata: ScenarioCheck = {
         const term = request.term?.text ?? '';
         // Past --max-pages, a term's count is known when its whole answer fits in --max-pages pages.
         let count = model.count(term);
+        // What the count rests on: the model's pages, the pages that found its end, or the term's whole answer.
+        let rests = model.complete ? model.pageExchanges : model.sizeExchanges;
         if (!model.complete && term !== '') {
           const whole = await reference.whole(term, listing.maxPages);
           if ('unusable' in whole) return { kind: 'unusable', exchange: whole.unusable };
           if (!whole.complete) return { kind: 'beyond' };
           count = whole.records.length;
+          rests = whole.exchanges;
         }
         const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(term)}` : ''}`;
         const fail = (message: string, expected: string, actual: string): Judgement => ({
@@ -55,7 +58,7 @@ export const exploreMetadata: ScenarioCheck = {
             expected,
             actual,
             exchange,
-            ...(model.complete ? { exchanges: [exchange, ...model.pageExchanges] } : {}),
+            exchanges: [exchange, ...rests],
           },
         });
         const headers = exchange.response!.headers;

@@ -38,20 +38,20 @@ export const exploreSearch: ScenarioCheck = {
         const term = request.term?.text ?? '';
         const start = (request.page - 1) * request.size;
         const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(term, 40))}` : ''}`;
-        const fail = (message: string, expected: string, actual: string, shown: Exchange = exchange): Judgement => ({
+        const expected = await expectedResults(state, listing, term, start, request.size);
+        if ('judgement' in expected) return expected.judgement;
+        // Judged against what the expectation rests on: the model's pages, or the target's whole answer.
+        const fail = (message: string, want: string, actual: string, shown: Exchange = exchange): Judgement => ({
           kind: 'fail',
           finding: {
             severity: 'warning',
             message,
-            expected,
+            expected: want,
             actual,
             exchange: shown,
-            // Judged against the model: the pages it was read from, when it is the whole listing.
-            ...(model.complete ? { exchanges: [shown, ...model.pageExchanges] } : {}),
+            exchanges: [...new Set([shown, ...expected.rests])],
           },
         });
-        const expected = await expectedResults(state, listing, term, start, request.size);
-        if ('judgement' in expected) return expected.judgement;
         if ('wrong' in expected) {
           const { message, expected: want, actual, shown } = expected.wrong;
           return fail(message, want, actual, shown);
@@ -77,23 +77,35 @@ export const exploreSearch: ScenarioCheck = {
   },
 };
 
+/** What the model expects, and the exchanges that expectation rests on (`rests`). */
 type Expected =
-  | { readonly records: readonly Record<string, unknown>[]; readonly how: string }
+  | { readonly records: readonly Record<string, unknown>[]; readonly how: string; readonly rests: readonly Exchange[] }
   | { readonly judgement: Judgement }
-  | { readonly wrong: { readonly message: string; readonly expected: string; readonly actual: string; readonly shown?: Exchange } };
+  | {
+      readonly wrong: { readonly message: string; readonly expected: string; readonly actual: string; readonly shown?: Exchange };
+      readonly rests: readonly Exchange[];
+    };
 
 /** The records the model expects at start..start+size-1 for `term`, or why that is not known. */
 async function expectedResults(state: ExplorationState, listing: Listing, term: string, start: number, size: number): Promise<Expected> {
   const { model, reference } = state;
   if (model.complete) {
     const found = model.matches(term);
-    return { records: found.slice(start, start + size), how: `${found.length} records contain the term, ignoring case, in listing order` };
+    return {
+      records: found.slice(start, start + size),
+      how: `${found.length} records contain the term, ignoring case, in listing order`,
+      rests: model.pageExchanges,
+    };
   }
   if (term === '') {
     const total = model.total!;
-    if (start >= total) return { records: [], how: `the listing ends after ${total} records` };
+    if (start >= total) return { records: [], how: `the listing ends after ${total} records`, rests: model.sizeExchanges };
     if (start + size <= model.records.length)
-      return { records: model.records.slice(start, start + size), how: `records ${start}..${start + size - 1} of the pages read` };
+      return {
+        records: model.records.slice(start, start + size),
+        how: `records ${start}..${start + size - 1} of the pages read`,
+        rests: model.pagesHolding(start, size),
+      };
     return { judgement: { kind: 'beyond' } };
   }
   const whole = await reference.whole(term, listing.maxPages);
@@ -103,6 +115,8 @@ async function expectedResults(state: ExplorationState, listing: Listing, term: 
   const head = identities(model.matches(term));
   const got = identities(whole.records.slice(0, head.length));
   const shown = whole.first;
+  // The target's whole answer, and the pages read whose records containing the term must lead it.
+  const rests = [...whole.exchanges, ...model.pageExchanges];
   if (got.join() !== head.join()) {
     return {
       wrong: {
@@ -111,6 +125,7 @@ async function expectedResults(state: ExplorationState, listing: Listing, term: 
         actual: preview(got.join(', ') || '[]', 200),
         ...(shown ? { shown } : {}),
       },
+      rests,
     };
   }
   const strays = whole.records.filter((r) => !containsTerm(r, term));
@@ -122,10 +137,12 @@ async function expectedResults(state: ExplorationState, listing: Listing, term: 
         actual: identities(strays.slice(0, 3)).join(', '),
         ...(shown ? { shown } : {}),
       },
+      rests: whole.exchanges,
     };
   }
   return {
     records: whole.records.slice(start, start + size),
     how: `the target's whole answer for the term, ${whole.records.length} records, each containing it, those read first`,
+    rests,
   };
 }

@@ -1,5 +1,5 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { listingTotal, needListing, needRecords, notApplicable, pageQuery } from '../check.ts';
+import { listingTotal, needListing, needRecords, notApplicable, pageQuery, sizeExchanges } from '../check.ts';
 
 /** Parses an RFC 8288 Link header into rel -> URL (relative URLs resolved against `base`). */
 export function parseLinks(header: string, base: string): Map<string, URL> | undefined {
@@ -40,6 +40,8 @@ export const linkHeader: ScenarioCheck = {
     const findings: Finding[] = [];
     const total = listingTotal(listing);
     const last = Math.max(1, Math.ceil((total ?? listing.records.length) / size));
+    // What next and last are judged by: the pages the listing's size was read from (or all those read).
+    const extent = total !== undefined ? sizeExchanges(listing) : listing.pageExchanges;
     const expected: Record<string, number | undefined> = {
       first: 1,
       prev: 1,
@@ -57,6 +59,7 @@ export const linkHeader: ScenarioCheck = {
         expected: page === undefined ? 'no such link' : `page=${page}, pageSize=${size}`,
         actual: url ? url.href : '(missing)',
         exchange,
+        exchanges: rel === 'next' || rel === 'last' ? [exchange, ...extent] : [exchange],
       });
     }
     return findings;

@@ -5,7 +5,9 @@ import {
   needListing,
   noEvidence,
   pageQuery,
+  pagesHolding,
   recordsOf,
+  sizeExchanges,
   unusable,
   type Finding,
   type OperationContext,
@@ -50,17 +52,22 @@ export const pageSizeConformance: ScenarioCheck = {
           expected: expected === undefined ? `at most ${size}` : `${expected} records`,
           actual: `${records.length} records`,
           exchange,
+          // Expected from the listing's size, or from its first records read; more than asked for, from the page alone.
+          exchanges: [
+            exchange,
+            ...(expected === undefined ? [] : total !== undefined ? sizeExchanges(listing) : pagesHolding(listing, 0, size)),
+          ],
         });
       }
     }
     if (unseen.length === sizes.length) return noEvidence(`no page size got an answer to judge: ${describeAnswers(unseen)}`);
-    if (listing.end) findings.push(...(await endAtAnotherSize(context, listing.end.total, listing.size)));
+    if (listing.end) findings.push(...(await endAtAnotherSize(context, listing.end.total, listing.size, sizeExchanges(listing))));
     return findings;
   },
 };
 
 /** The last page at size 7 holds what the end found at `size` leaves there, and the page after it none. */
-async function endAtAnotherSize(context: OperationContext, total: number, size: number): Promise<Finding[]> {
+async function endAtAnotherSize(context: OperationContext, total: number, size: number, end: readonly Exchange[]): Promise<Finding[]> {
   const other = size === 7 ? 6 : 7;
   const last = Math.max(1, Math.ceil(total / other));
   const findings: Finding[] = [];
@@ -77,6 +84,7 @@ async function endAtAnotherSize(context: OperationContext, total: number, size: 
       expected: `${want} records`,
       actual: `${records.length} records`,
       exchange,
+      exchanges: [exchange, ...end],
     });
   }
   return findings;

@@ -3,6 +3,7 @@ import {
   needListing,
   needRecords,
   pageQuery,
+  pagesHolding,
   recheckOf,
   recordsOf,
   type Finding,
@@ -82,10 +83,7 @@ export const paginationConsistency: ScenarioCheck = {
           actual: actual.join(', '),
           exchange,
           // The listing's pages that hold the records expected.
-          exchanges: [
-            exchange,
-            ...listing.pageExchanges.slice(Math.floor(start / listing.size), Math.floor((start + size - 1) / listing.size) + 1),
-          ],
+          exchanges: [exchange, ...pagesHolding(listing, start, size)],
           recheck: sliceRecheck(context, listing.size, page, size),
         });
       }

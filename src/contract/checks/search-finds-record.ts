@@ -1,5 +1,5 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { identities, identity, needListing, needRecords, noEvidence, pageQuery, recordsOf, tooLong } from '../check.ts';
+import { identities, identity, needListing, needRecords, noEvidence, pageQuery, pagesHolding, recordsOf, tooLong } from '../check.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm, pickSearchTerm } from './search-term.ts';
 
@@ -19,10 +19,12 @@ export const searchFindsRecord: ScenarioCheck = {
     // The value is distinctive among the records read; past them, other records may share it, so the
     // answer is read on until the record shows, the answer ends, or --max-pages pages were read.
     const records: Record<string, unknown>[] = [];
+    const pages: Exchange[] = [];
     let exchange: Exchange | undefined;
     let ended = false;
     for (let page = 1; page <= (listing.complete ? 1 : listing.maxPages); page += 1) {
       exchange = await context.send(pageQuery(context, page, max, { [context.parameters.search.name]: picked.term }));
+      pages.push(exchange);
       const unusable = needRecords([exchange], `searching ${JSON.stringify(picked.term)}`);
       if (unusable) return unusable;
       const batch = recordsOf(exchange)!;
@@ -41,6 +43,8 @@ export const searchFindsRecord: ScenarioCheck = {
         expected: `a result ${identity(picked.record)}`,
         actual: `${records.length} results`,
         exchange,
+        // The search's pages, and the listing's page the record was read from.
+        exchanges: [...pages, ...pagesHolding(listing, listing.records.indexOf(picked.record), 1)],
       });
     }
     const strays = records.filter((r) => !containsTerm(r, picked.term));
@@ -51,6 +55,7 @@ export const searchFindsRecord: ScenarioCheck = {
         expected: 'every result contains the term',
         actual: identities(strays.slice(0, 3)).join(', '),
         exchange,
+        exchanges: pages,
       });
     }
     return beyond && findings.length === 0

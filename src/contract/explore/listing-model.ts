@@ -1,4 +1,4 @@
-import { identity, listingTotal, type Listing } from '../check.ts';
+import { identity, listingTotal, pagesHolding, sizeExchanges, type Listing } from '../check.ts';
 import type { Exchange } from '../types.ts';
 
 /** The listing as read by the kit, with what the spec's assumed search rule expects of it. */
@@ -9,6 +9,10 @@ export interface ListingModel {
   readonly complete: boolean;
   /** The exchanges of the pages it was read from (what an expectation drawn from it rests on). */
   readonly pageExchanges: readonly Exchange[];
+  /** The exchanges its number of records rests on: every page when complete, else those that found its end. */
+  readonly sizeExchanges: readonly Exchange[];
+  /** The exchanges of the pages read that hold records `start`..`start + count - 1`. */
+  pagesHolding(start: number, count: number): readonly Exchange[];
   /** The listing's number of records when known (read to its end, or its end found past --max-pages). */
   readonly total: number | undefined;
   /** Distinct searchable strings of the records, in first-seen order (the pool terms are drawn from). */
@@ -45,6 +49,8 @@ export function createListingModel(listing: Listing): ListingModel {
     ids,
     complete: listing.complete,
     pageExchanges: listing.pageExchanges,
+    sizeExchanges: sizeExchanges(listing),
+    pagesHolding: (start, count) => pagesHolding(listing, start, count),
     total: listingTotal(listing),
     values,
     has: (id) => idSet.has(id),

@@ -9,7 +9,13 @@ export type Reference =
 
 /** The target's whole answer for a search (`complete` false when it is longer than the pages read), or the exchange that failed. */
 export type Whole =
-  | { readonly records: readonly Record<string, unknown>[]; readonly complete: boolean; readonly first?: Exchange }
+  | {
+      readonly records: readonly Record<string, unknown>[];
+      readonly complete: boolean;
+      readonly first?: Exchange;
+      /** The pages read to know it: the page past --max-pages that told it ends, then its pages in order. */
+      readonly exchanges: readonly Exchange[];
+    }
   | { readonly unusable: Exchange };
 
 /**
@@ -51,16 +57,18 @@ export function createReferencePages(context: OperationContext) {
           const beyond = await fetchPage(term, maxPages + 1);
           const tail = recordsOf(beyond);
           if (!tail) return { unusable: beyond };
-          if (tail.length > 0) return { records: [], complete: false };
+          if (tail.length > 0) return { records: [], complete: false, exchanges: [beyond] };
           const records: Record<string, unknown>[] = [];
+          const exchanges = [beyond];
           for (let n = 1; n <= maxPages; n += 1) {
             const exchange = await fetchPage(term, n);
+            exchanges.push(exchange);
             const batch = recordsOf(exchange);
             if (!batch) return { unusable: exchange };
             records.push(...batch);
-            if (batch.length < max) return { records, complete: true, first: await fetchPage(term, 1) };
+            if (batch.length < max) return { records, complete: true, first: await fetchPage(term, 1), exchanges };
           }
-          return { records, complete: false };
+          return { records, complete: false, exchanges };
         })();
         wholes.set(term, whole);
       }

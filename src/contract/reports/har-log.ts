@@ -1,4 +1,6 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { comparePlaces, type Place } from '../exchange-recorder.ts';
 import type { ContractReport, Exchange } from '../types.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -8,58 +10,132 @@ export const HAR_BODY_BYTES = 64 * 1024;
 
 /** A HAR 1.2 file being written: entries go to disk as they are added; the file is valid JSON once closed. */
 export interface HarLog {
-  /** Writes `exchanges` as the next entries, in order. */
-  add(exchanges: readonly Exchange[]): void;
-  /** The index in `log.entries` of an exchange written, or undefined. */
+  /** Writes `exchange` as the next entry; {@link HarLog.close} puts the entries in the order of their places. */
+  add(exchange: Exchange, place: Place): void;
+  /** The index in `log.entries` of an exchange written, or undefined; final once the log is closed. */
   indexOf(exchange: Exchange): number | undefined;
-  /** Ends the file (idempotent; also done when the process exits). */
+  /** Puts the entries in the run's order and ends the file (idempotent). */
   close(): void;
 }
 
+interface Written {
+  readonly place: Place;
+  /** Where the entry's JSON sits in the file as first written, and its length, in bytes. */
+  readonly offset: number;
+  readonly length: number;
+}
+
 /**
- * Opens `path` for a HAR 1.2 log of the run's exchanges. What the kit recorded is already redacted (the key
- * and --header values), so the file holds nothing the reports would not; bodies over {@link HAR_BODY_BYTES}
- * are cut. Written with synchronous writes, and ended on process exit if not before, so that the file is
- * complete and valid on every exit.
+ * Opens `path` for a HAR 1.2 log of the run's exchanges. Each is written when its answer arrives, so the file
+ * grows as the run goes and nothing of a body stays in memory; closing it rewrites the entries in the run's
+ * order (by place), so that their indices are the same on every run whatever order answers arrived in. Ended
+ * on process exit and on SIGINT or SIGTERM if not closed before, in the order written: complete and valid on
+ * every exit. What the kit recorded is already redacted (the key and --header values), so the file holds
+ * nothing the reports would not; bodies over {@link HAR_BODY_BYTES} are cut.
  *
  * @example
  * const har = openHarLog('run.har', '0.1.0');
- * har.add(exchanges);
+ * await runContract({ ...options, record: (exchange, place) => har.add(exchange, place) });
  * har.close();
  */
 export function openHarLog(path: string, version: string): HarLog {
-  const fd = openSync(path, 'w');
-  const indices = new WeakMap<Exchange, number>();
-  let count = 0;
+  const fd = openSync(path, 'w+');
+  const header = `{"log":{"version":"1.2","creator":${JSON.stringify({ name: 'tempmon-kit', version })},"entries":[`;
+  const written: Written[] = [];
+  const arrival = new WeakMap<Exchange, number>();
+  let final: Int32Array | undefined;
+  let size = 0;
   let open = true;
-  writeSync(fd, `{"log":{"version":"1.2","creator":${JSON.stringify({ name: 'tempmon-kit', version })},"entries":[`);
-  const close = () => {
+  const write = (text: string) => {
+    size += writeAll(fd, text);
+  };
+  write(header);
+  /** Ends the file as written; with `ordered`, first rewrites it in the run's order when it is a file that can be. */
+  const end = (ordered: boolean) => {
     if (!open) return;
     open = false;
-    process.off('exit', close);
+    process.off('exit', onExit);
     for (const signal of SIGNALS) process.off(signal, onSignal);
-    writeSync(fd, ']}}\n');
-    closeSync(fd);
+    try {
+      try {
+        if (ordered) final = rewriteInOrder(path, fd, header, written);
+      } catch {
+        // Not rewritten (no room beside it, say): the file stays valid in the order written, and indexOf says so.
+        final = undefined;
+      }
+      if (!final) writeAll(fd, ']}}\n');
+    } finally {
+      closeSync(fd);
+    }
   };
+  const onExit = () => end(false);
   // Interrupted (Ctrl-C, a CI job's timeout): the file is ended, then the signal does what it would have done.
   const onSignal = (signal: NodeJS.Signals) => {
-    close();
+    end(false);
     process.kill(process.pid, signal);
   };
-  process.on('exit', close);
+  process.on('exit', onExit);
   for (const signal of SIGNALS) process.once(signal, onSignal);
   return {
-    add(exchanges) {
-      for (const exchange of exchanges) {
-        if (!open || indices.has(exchange)) continue;
-        writeSync(fd, `${count === 0 ? '' : ','}\n${JSON.stringify(harEntry(exchange))}`);
-        indices.set(exchange, count);
-        count += 1;
-      }
+    add(exchange, place) {
+      if (!open || arrival.has(exchange)) return;
+      const json = JSON.stringify(harEntry(exchange));
+      const separator = written.length === 0 ? '\n' : ',\n';
+      write(separator);
+      const offset = size;
+      write(json);
+      arrival.set(exchange, written.length);
+      written.push({ place, offset, length: size - offset });
     },
-    indexOf: (exchange) => indices.get(exchange),
-    close,
+    indexOf(exchange) {
+      const index = arrival.get(exchange);
+      return index === undefined || !final ? index : final[index];
+    },
+    close: () => end(true),
   };
+}
+
+/**
+ * Writes the entries of the file open on `fd` in the order of their places to a file beside it, copied a
+ * piece at a time, and moves it over `path`; returns each entry's new index by the order written, or
+ * undefined when the entries already were in order or `path` is not a plain file (a pipe, /dev/stdout).
+ */
+function rewriteInOrder(path: string, fd: number, header: string, written: readonly Written[]): Int32Array | undefined {
+  const order = written.map((_, i) => i).sort((a, b) => comparePlaces(written[a]!.place, written[b]!.place));
+  if (order.every((n, i) => n === i) || !fstatSync(fd).isFile()) return undefined;
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const out = openSync(temporary, 'w');
+  let outOpen = true;
+  let moved = false;
+  try {
+    writeAll(out, header);
+    const final = new Int32Array(written.length);
+    let buffer = Buffer.alloc(64 * 1024);
+    order.forEach((index, position) => {
+      const { offset, length } = written[index]!;
+      if (buffer.length < length) buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, offset);
+      writeAll(out, position === 0 ? '\n' : ',\n');
+      writeAll(out, buffer.subarray(0, length));
+      final[index] = position;
+    });
+    writeAll(out, ']}}\n');
+    closeSync(out);
+    outOpen = false;
+    renameSync(temporary, path);
+    moved = true;
+    return final;
+  } finally {
+    if (outOpen) closeSync(out);
+    if (!moved) rmSync(temporary, { force: true });
+  }
+}
+
+/** Writes all of `data` (a write may take part of it); returns its length in bytes. */
+function writeAll(fd: number, data: string | Buffer): number {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+  return bytes.length;
 }
 
 const pairs = (record: Readonly<Record<string, string>>) => Object.entries(record).map(([name, value]) => ({ name, value }));
