@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { identity, listingTotal, pagesHolding, sizeExchanges, type Listing } from '../check.ts';
 import type { Exchange } from '../types.ts';
 
@@ -43,7 +44,8 @@ export function createListingModel(listing: Listing): ListingModel {
   const idSet = new Set(ids);
   const haystacks = records.map((r) => searchableStrings(r).map((s) => s.toLowerCase()));
   const values = [...new Set(records.flatMap(searchableStrings).filter((s) => s.length > 0))];
-  const cache = new Map<string, readonly Record<string, unknown>[]>();
+  // Recomputed when let go: a long run's terms must not each keep a list of records.
+  const cache = new LRUCache<string, readonly Record<string, unknown>[]>({ max: 256 });
   return {
     records,
     ids,

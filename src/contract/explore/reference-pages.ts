@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+import { createReplayCache } from './replay-cache.ts';
 import { largestPageSize, recordsOf, type OperationContext } from '../check.ts';
 import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
@@ -19,6 +21,13 @@ export type Whole =
   | { readonly unusable: Exchange };
 
 /**
+ * What the explorations keep to replay, per operation ({@link createReplayCache}): the first answers (pages,
+ * or generated requests), enough that a default run sends nothing twice, then the latest; and the latest
+ * whole answers for a term. Few enough that memory does not grow with --examples.
+ */
+const KEPT = { first: 256, recent: 64, wholes: 32 } as const;
+
+/**
  * The target's own result set for a search term, read at the largest page size and cached: the
  * reference a page of any other size must be a slice of. That is the stated rule (page p of size s holds
  * results (p-1)s .. ps-1), whatever the matching rule or order, which are assumptions judged elsewhere.
@@ -26,7 +35,7 @@ export type Whole =
 export function createReferencePages(context: OperationContext) {
   const { page, pageSize, search } = context.parameters;
   const max = largestPageSize(context.parameters);
-  const pages = new Map<string, Promise<Exchange>>();
+  const pages = createReplayCache<Promise<Exchange>>(KEPT.first, KEPT.recent);
   const fetchPage = (term: string | undefined, n: number) => {
     const key = `${term ?? '\u0000'}|${n}`;
     let exchange = pages.get(key);
@@ -40,7 +49,7 @@ export function createReferencePages(context: OperationContext) {
     }
     return exchange;
   };
-  const wholes = new Map<string, Promise<Whole>>();
+  const wholes = new LRUCache<string, Promise<Whole>>({ max: KEPT.wholes });
   // A slice of at most `max` records spans at most two reference pages; counted, not compared, since past
   // 2^53 (pages far past the end) n + 1 === n.
   const spansOf = (first: number, start: number, count: number) => Math.min(2, Math.floor((start + count - 1) / max) + 2 - first);
@@ -99,9 +108,12 @@ export function createReferencePages(context: OperationContext) {
   };
 }
 
-/** Sends each distinct request once per operation: the exploration checks replay the same generated requests. */
+/**
+ * Sends each distinct request once per operation (of those kept): the exploration checks replay the same
+ * generated requests.
+ */
 export function createQueryMemo(context: OperationContext) {
-  const sent = new Map<string, Promise<Exchange>>();
+  const sent = createReplayCache<Promise<Exchange>>(KEPT.first, KEPT.recent);
   return (query: Record<string, string>, options?: SendOptions): Promise<Exchange> => {
     const key = JSON.stringify([Object.entries(query), options ?? null]);
     let exchange = sent.get(key);
