@@ -171,6 +171,8 @@ export function harEntry(exchange: Exchange) {
     },
     cache: {},
     timings: { send: 0, wait: time, receive: 0 },
+    // A custom field (HAR allows those beginning with _): browsers' Network panels list the entry under Fetch/XHR.
+    _resourceType: 'fetch',
     ...(exchange.error ? { comment: exchange.error } : {}),
   };
 }
