@@ -5,7 +5,7 @@ import { KEY_HEADER, VALID_KEY, mapPage, withHeader, withUrl, type Fault, type J
 const params = (request: Request) => new URL(request.url).searchParams;
 
 /** Every record the mock holds for the request's other parameters, read without search at size 100. */
-async function allRecords(request: Request, next: Next): Promise<Json[]> {
+export async function allRecords(request: Request, next: Next): Promise<Json[]> {
   const records: Json[] = [];
   for (let page = 1; page < 1_000; page += 1) {
     const response = await next(
@@ -87,9 +87,25 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
   {
     name: '% and _ act as SQL wildcards',
     caughtBy: 'search_special_terms',
-    severity: 'warning',
+    severity: 'error',
     handle: (request, next) =>
       next(/[%_]/.test(params(request).get('search') ?? '') ? withUrl(request, (url) => url.searchParams.delete('search')) : request),
+  },
+  {
+    // A regular expression that matches the empty string (.*) matches every record.
+    name: 'the term is run as a regular expression',
+    caughtBy: 'search_special_terms',
+    severity: 'error',
+    handle: (request, next) => {
+      const term = params(request).get('search') ?? '';
+      let everything = false;
+      try {
+        everything = term !== '' && new RegExp(term, 'i').test('');
+      } catch {
+        // Not a valid expression: searched literally.
+      }
+      return next(everything ? withUrl(request, (url) => url.searchParams.delete('search')) : request);
+    },
   },
   {
     name: 'X-Total-Count with words in it',

@@ -1,14 +1,15 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { describeAnswers, identities, needListing, noEvidence, recordsOf } from '../check.ts';
+import { describeAnswers, needListing, noEvidence, recordsOf } from '../check.ts';
 import type { Exchange } from '../types.ts';
-import { containsTerm } from './search-term.ts';
+import { searchAnswerFinding } from './lenient-match.ts';
 
 /** Terms that break naive SQL, regex or URL handling, and a long one. */
 export const SPECIAL_TERMS = ['(', '[', '%', "'", '"', '\\', '.*', '%_', 'température ❄', '😀', 'x'.repeat(1000)];
 
 /**
  * Special characters and long terms never give a 5xx (not_a_server_error reports those), and whatever
- * comes back contains the term literally (assumed: warnings).
+ * comes back contains the term: an error when no result contains it even read leniently (a `%` read as a SQL
+ * wildcard), a warning when some contain it only leniently or not at all (matching is assumed).
  */
 export const searchSpecialTerms: ScenarioCheck = {
   name: 'search_special_terms',
@@ -28,16 +29,8 @@ export const searchSpecialTerms: ScenarioCheck = {
         unusable.push(exchange);
         continue;
       }
-      const strays = records.filter((r) => !containsTerm(r, term));
-      if (strays.length === 0) continue;
-      const shown = term.length > 20 ? `${term.slice(0, 20)}… (${term.length} characters)` : term;
-      findings.push({
-        severity: 'warning',
-        message: `${strays.length} results for ${JSON.stringify(shown)} do not contain it literally`,
-        expected: 'only records containing the term',
-        actual: identities(strays.slice(0, 3)).join(', '),
-        exchange,
-      });
+      const finding = searchAnswerFinding(term, records);
+      if (finding) findings.push({ ...finding, exchange });
     }
     if (unusable.length === SPECIAL_TERMS.length) return noEvidence(`no special term got a 200 array: ${describeAnswers(unusable)}`);
     return findings;
