@@ -108,6 +108,17 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     },
   },
   {
+    // JSON.parse(term) then a property of null: only the hazard terms send these.
+    name: 'search=null, undefined, NaN, true or false answers 500',
+    caughtBy: 'not_a_server_error',
+    severity: 'error',
+    options: { checks: ['not_a_server_error', 'search_special_terms'] },
+    handle: (request, next) =>
+      ['null', 'undefined', 'NaN', 'true', 'false'].includes(params(request).get('search') ?? '')
+        ? Promise.resolve(new Response('TypeError: Cannot read properties of null', { status: 500 }))
+        : next(request),
+  },
+  {
     name: 'X-Total-Count with words in it',
     caughtBy: 'response_headers_conformance',
     severity: 'warning',

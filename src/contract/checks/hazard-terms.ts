@@ -1,0 +1,80 @@
+/** A search term that breaks a classic backend, and the bug it looks for. */
+export interface HazardTerm {
+  readonly term: string;
+  readonly looksFor: string;
+}
+
+/**
+ * Search terms by class, each with the bug it looks for. Read-only and harmless to a production target: no
+ * statement that would write, no shell or XML payload; what they probe is how a term reaches the query.
+ */
+export const HAZARD_TERMS: Readonly<Record<string, readonly HazardTerm[]>> = {
+  'SQL LIKE wildcards': [
+    { term: '%', looksFor: 'LIKE without escaping: % matches everything' },
+    { term: '_', looksFor: 'LIKE without escaping: _ matches any one character' },
+    { term: '%_', looksFor: 'LIKE without escaping: %_ matches every non-empty value' },
+    { term: '\\%', looksFor: 'an escape character passed through to LIKE' },
+  ],
+  'regular expressions': [
+    { term: '.*', looksFor: 'the term run as a regular expression (matches everything)' },
+    { term: 'a.c', looksFor: 'the term run as a regular expression (. matches any character)' },
+    { term: '(', looksFor: 'an invalid regular expression thrown as a 5xx' },
+    { term: '[', looksFor: 'an invalid character class thrown as a 5xx' },
+    { term: '\\', looksFor: 'a trailing backslash in a regular expression or a string literal' },
+    { term: '^$|x', looksFor: 'alternation and anchors in a regular expression' },
+  ],
+  'JSON and JavaScript literals': [
+    { term: 'null', looksFor: 'the term parsed as JSON or compared with null' },
+    { term: 'undefined', looksFor: 'a missing value stringified' },
+    { term: 'NaN', looksFor: 'the term parsed as a number' },
+    { term: 'true', looksFor: 'the term parsed as a boolean' },
+    { term: 'false', looksFor: 'the term parsed as a boolean (falsy: no filter)' },
+    { term: '[]', looksFor: 'the term parsed as a JSON array' },
+    { term: '{}', looksFor: 'the term parsed as a JSON object' },
+  ],
+  quotes: [
+    { term: "'", looksFor: 'a string literal broken by a single quote (SQL built by concatenation)' },
+    { term: '"', looksFor: 'a string literal broken by a double quote' },
+    { term: "o'clock", looksFor: 'a quote inside a word' },
+    { term: '`', looksFor: 'a template literal or identifier quote' },
+  ],
+  'format strings': [
+    { term: '%s', looksFor: 'the term used as a printf format' },
+    { term: '%d', looksFor: 'the term used as a printf format' },
+    { term: '{0}', looksFor: 'the term used as a .NET or Python format' },
+    { term: '${x}', looksFor: 'the term interpolated as a template' },
+  ],
+  'encoded text': [
+    { term: '%25', looksFor: 'the term percent-decoded twice (%25 is %)' },
+    { term: '%2525', looksFor: 'the term percent-decoded twice' },
+    { term: '+', looksFor: 'a plus read as a space' },
+    { term: '&x=1', looksFor: 'the term pasted into a query string unescaped' },
+  ],
+  whitespace: [
+    { term: ' ', looksFor: 'an all-space term (the empty search)' },
+    { term: '\t', looksFor: 'a tab (the empty search when trimmed)' },
+    { term: ' zq ', looksFor: 'a padded term' },
+  ],
+  'control characters': [
+    { term: '\u0000', looksFor: 'a NUL byte ending a C string or refused by a database' },
+    { term: '\r\nx-injected: 1', looksFor: 'CR LF carried into a header or a log line' },
+    { term: '\u001b[0m', looksFor: 'a terminal escape' },
+  ],
+  Unicode: [
+    { term: 'température ❄', looksFor: 'non-ASCII letters and symbols' },
+    { term: 'e\u0301', looksFor: 'a combining mark (NFD)' },
+    { term: 'é', looksFor: 'a precomposed letter (NFC) against NFD data' },
+    { term: '\u202eabc', looksFor: 'a right-to-left override' },
+    { term: '😀', looksFor: 'an emoji (a surrogate pair in UTF-16)' },
+    { term: '👩‍🔬', looksFor: 'an emoji sequence joined by ZWJ' },
+    { term: 'ＡＢＣ', looksFor: 'full-width forms' },
+    { term: 'ı', looksFor: 'dotless i (Turkish case mapping)' },
+  ],
+  'long terms': [
+    { term: 'x'.repeat(1000), looksFor: 'a 1,000-character term (a column or buffer limit)' },
+    { term: 'é'.repeat(500), looksFor: '1,000 bytes of UTF-8 in 500 characters' },
+  ],
+};
+
+/** Every hazard term, in class order. */
+export const hazardTerms = (): HazardTerm[] => Object.values(HAZARD_TERMS).flat();
