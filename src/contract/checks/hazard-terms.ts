@@ -42,6 +42,7 @@ export const HAZARD_TERMS: Readonly<Record<string, readonly HazardTerm[]>> = {
     { term: '%s', looksFor: 'the term used as a printf format' },
     { term: '%d', looksFor: 'the term used as a printf format' },
     { term: '{0}', looksFor: 'the term used as a .NET or Python format' },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${x} is the hazard.
     { term: '${x}', looksFor: 'the term interpolated as a template' },
   ],
   'encoded text': [
