@@ -45,6 +45,8 @@ export interface SendOptions {
   readonly apiKey?: string | null;
   readonly headers?: Readonly<Record<string, string>>;
   readonly method?: string;
+  /** Query parameters appended after `query`'s, a name already there included (the same parameter twice). */
+  readonly extraQuery?: readonly (readonly [string, string])[];
 }
 
 /** What a client has done so far; a live object, updated as requests go. */
@@ -170,7 +172,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     stats,
     async send(operationId, path, query, sendOptions = {}) {
       const url = new URL(base + path);
-      for (const [name, value] of Object.entries(query)) url.searchParams.append(name, value);
+      for (const [name, value] of [...Object.entries(query), ...(sendOptions.extraQuery ?? [])]) url.searchParams.append(name, value);
       const headers: Record<string, string> = { ...options.headers, ...sendOptions.headers };
       const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
       if (key !== null && key !== undefined) headers[options.apiKeyHeader] = key;

@@ -72,3 +72,15 @@ describe('conformant servers whose search is more lenient than the spec assumes'
     expect(report.verdict).toBe('conformant');
   });
 });
+
+describe('conformant servers that read integers otherwise', () => {
+  it('a server answering 400 to leading zeros (page=010) is conformant', async () => {
+    const strictZeros: FetchLike = (request) =>
+      /[?&](page|pageSize)=0\d/.test(request.url)
+        ? Promise.resolve(Response.json({ title: 'bad page' }, { status: 400, headers: { 'content-type': 'application/problem+json' } }))
+        : app.fetch(request);
+    const report = await runInProcess(strictZeros, { seed: 3, examples: 20 });
+    expect(report.outcomes.filter((o) => o.status === 'failed').map((o) => o.check)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+});

@@ -22,6 +22,16 @@ export async function allRecords(request: Request, next: Next): Promise<Json[]> 
   return records;
 }
 
+/** The request with page and pageSize as `read` reads them (undefined: as sent). */
+const readIntegers = (request: Request, read: (value: string) => number | undefined) =>
+  withUrl(request, (url) => {
+    for (const name of ['page', 'pageSize']) {
+      const value = url.searchParams.get(name);
+      const number = value === null ? undefined : read(value);
+      if (number !== undefined) url.searchParams.set(name, String(number));
+    }
+  });
+
 /** The strings a search looks at. */
 const strings = (record: Json) =>
   Object.values(record)
@@ -117,6 +127,19 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
       ['null', 'undefined', 'NaN', 'true', 'false'].includes(params(request).get('search') ?? '')
         ? Promise.resolve(new Response('TypeError: Cannot read properties of null', { status: 500 }))
         : next(request),
+  },
+  {
+    // Number('1e2') is 100, Number('0x10') 16: a lenient parser accepts what the spec's integer refuses.
+    name: 'page and pageSize read with Number()',
+    caughtBy: 'negative_data_rejection',
+    severity: 'error',
+    handle: (request, next) => next(readIntegers(request, (v) => (v.trim() !== '' && Number.isInteger(Number(v)) ? Number(v) : undefined))),
+  },
+  {
+    name: 'a leading zero read as octal (page=010 is page 8)',
+    caughtBy: 'negative_data_rejection',
+    severity: 'error',
+    handle: (request, next) => next(readIntegers(request, (v) => (/^0[0-7]+$/.test(v) ? Number.parseInt(v, 8) : undefined))),
   },
   {
     name: 'X-Total-Count with words in it',

@@ -15,7 +15,40 @@ export function invalidIntegerValues(schema: SchemaObject): string[] {
   if (typeof schema.maximum === 'number') values.add(String(schema.maximum + 1));
   values.add(`${typeof schema.minimum === 'number' ? schema.minimum : 1}.5`);
   values.add('abc');
+  // Read by a lenient parser (parseInt, Number) as 10, 100 and 16.
+  for (const form of ['10abc', '1e2', '0x10']) values.add(form);
   return [...values];
+}
+
+/** An integer's text that a server may read as the value it spells, or refuse: either conforms. */
+export interface AmbiguousForm {
+  /** The value sent. */
+  readonly value: string;
+  /** The same parameter again, with this value. */
+  readonly again?: string;
+  /** The values it may be read as; none: it may only be read as a page past the end (200 []). */
+  readonly readAs: readonly string[];
+}
+
+/**
+ * Forms of an integer that a server may read as the value they spell, or refuse with a 4xx: leading zeros, a
+ * plus sign, surrounding spaces, the name twice, and (for a parameter without a maximum, such as page) a value
+ * above 2^31-1.
+ */
+export function ambiguousIntegerForms(schema: SchemaObject): AmbiguousForm[] {
+  if (schema.type !== 'integer') return [];
+  const min = typeof schema.minimum === 'number' ? schema.minimum : 1;
+  const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
+  // A value with two digits, so that a leading zero read as octal (010 is 8) shows.
+  const n = String(Math.min(max ?? 10, Math.max(min, 10)));
+  const other = String(Math.min(max ?? 20, Math.max(min, 20)));
+  return [
+    { value: `0${n}`, readAs: [n] },
+    { value: `+${n}`, readAs: [n] },
+    { value: ` ${n} `, readAs: [n] },
+    { value: n, again: other, readAs: [n, other] },
+    ...(max === undefined ? [{ value: String(2 ** 31), readAs: [] }] : []),
+  ];
 }
 
 /** Values a conforming server must accept: the minimum and the maximum of an integer parameter. */

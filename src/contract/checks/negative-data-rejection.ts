@@ -1,16 +1,31 @@
-import { answered, describeAnswers, noEvidence, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
+import {
+  answered,
+  describeAnswers,
+  identities,
+  noEvidence,
+  preview,
+  recordsOf,
+  type Finding,
+  type OperationContext,
+  type ScenarioCheck,
+} from '../check.ts';
 import type { Exchange } from '../types.ts';
-import { generatedInvalidIntegers, invalidIntegerValues } from './invalid-values.ts';
+import { ambiguousIntegerForms, generatedInvalidIntegers, invalidIntegerValues, type AmbiguousForm } from './invalid-values.ts';
 
 /** Generated invalid values per parameter, besides the fixed edges. */
 const GENERATED = 6;
 
-/** page and pageSize outside their stated limits, or not integers, get a 4xx. */
+/**
+ * page and pageSize outside their stated limits, or not integers, get a 4xx; forms a server may read either
+ * way (leading zeros, a plus sign, spaces, the name twice, page above 2^31-1) get a 4xx or the answer to the
+ * value they spell, never another.
+ */
 export const negativeDataRejection: ScenarioCheck = {
   name: 'negative_data_rejection',
   kind: 'scenario',
   judgesEachAnswer: true,
-  description: 'page and pageSize values outside their limits or not integers (edges and generated values) get a 4xx',
+  description:
+    'page and pageSize values outside their limits or not integers (edges and generated values) get a 4xx; 010, +10, " 10 " and the name twice get a 4xx or the answer for the value they spell',
   evidence: 'a 200 listing for a valid request, and a non-5xx answer to the invalid ones',
   async run(context) {
     const baseline = await context.send({});
@@ -41,7 +56,53 @@ export const negativeDataRejection: ScenarioCheck = {
         });
       }
     }
+    findings.push(...(await judgeAmbiguousForms(context)));
     if (unseen.length === sent) return noEvidence(`no invalid value got an answer to judge: ${describeAnswers(unseen)}`);
     return findings;
   },
 };
+
+/**
+ * Each ambiguous form of page (with pageSize 1, so page n is record n) and of pageSize: a 4xx, or a 200 whose
+ * records are those of a value it spells. A mismatch is sent again, both ways, before it is reported: data
+ * that changed in between is not the server misreading.
+ */
+async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]> {
+  const { page, pageSize } = context.parameters;
+  const findings: Finding[] = [];
+  for (const [parameter, fixed] of [
+    [page, { [pageSize.name]: String(pageSize.schema.minimum ?? 1) }],
+    [pageSize, {}],
+  ] as const) {
+    for (const form of ambiguousIntegerForms(parameter.schema)) {
+      const send = () =>
+        context.send({ ...fixed, [parameter.name]: form.value }, form.again ? { extraQuery: [[parameter.name, form.again]] } : undefined);
+      const judge = async (exchange: Exchange) => {
+        const records = recordsOf(exchange);
+        if (!answered(exchange) || !records) return undefined;
+        const readings = await Promise.all(form.readAs.map(async (v) => recordsOf(await context.send({ ...fixed, [parameter.name]: v }))));
+        const got = identities(records).join();
+        const readable = form.readAs.length === 0 ? got === '' : readings.some((r) => r && identities(r).join() === got);
+        return readable ? undefined : records;
+      };
+      const first = await send();
+      if (!(await judge(first))) continue;
+      const again = await send();
+      const records = await judge(again);
+      if (records) findings.push(misread(parameter.name, form, records, again));
+    }
+  }
+  return findings;
+}
+
+function misread(name: string, form: AmbiguousForm, records: readonly Record<string, unknown>[], exchange: Exchange): Finding {
+  const sent = `${name}=${JSON.stringify(form.value)}${form.again ? `&${name}=${form.again}` : ''}`;
+  return {
+    severity: 'error',
+    message: `${sent} was read as neither ${form.readAs.length > 0 ? form.readAs.map((v) => `${name}=${v}`).join(' nor ') : 'a page past the end'}`,
+    expected:
+      form.readAs.length > 0 ? `a 4xx, or the records of ${form.readAs.map((v) => `${name}=${v}`).join(' or ')}` : 'a 4xx, or 200 []',
+    actual: `200 with ${preview(identities(records).join(', ') || '[]', 120)}`,
+    exchange,
+  };
+}
