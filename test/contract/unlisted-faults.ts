@@ -142,6 +142,19 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     handle: (request, next) => next(readIntegers(request, (v) => (/^0[0-7]+$/.test(v) ? Number.parseInt(v, 8) : undefined))),
   },
   {
+    // An input "sanitizer" that drops a term with punctuation, on paged requests only (the fixed probes send
+    // none): only the generated exploration's hazard terms show it.
+    name: 'a term with punctuation is dropped when pageSize is given',
+    caughtBy: 'explore_pages',
+    severity: 'error',
+    handle: (request, next) =>
+      next(
+        params(request).has('pageSize') && /[^\p{L}\p{N}\s]/u.test(params(request).get('search') ?? '')
+          ? withUrl(request, (url) => url.searchParams.delete('search'))
+          : request,
+      ),
+  },
+  {
     name: 'X-Total-Count with words in it',
     caughtBy: 'response_headers_conformance',
     severity: 'warning',

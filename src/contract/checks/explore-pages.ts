@@ -1,3 +1,4 @@
+import { searchAnswerFinding } from './lenient-match.ts';
 import { identities, needListing, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
@@ -98,6 +99,10 @@ export const explorePages: ScenarioCheck = {
             true,
           );
         }
+        // One observation, one grade (search_special_terms's): results none of which contains the term, even
+        // read leniently, cannot have been found by it.
+        const unfound = request.term?.kind === 'hazard' ? searchAnswerFinding(request.term.text, records) : undefined;
+        if (unfound?.severity === 'error') return fail(`${where}: ${unfound.message}`, unfound.expected!, unfound.actual!, true);
         // Without page or pageSize the defaults apply, and they are assumptions: explore_search judges those.
         if (!generated.page || generated.pageSize === undefined) return { kind: 'pass' };
         const want = identities(expected.records);

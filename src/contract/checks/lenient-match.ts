@@ -41,7 +41,7 @@ export function searchAnswerFinding(term: string, records: readonly Record<strin
   if (!records.some((r) => containsLeniently(r, term))) {
     return {
       severity: 'error',
-      message: `${records.length} results for ${shown}, and none contains it, even ignoring case, accents, width and spacing, numbers read as text`,
+      message: `${records.length} result${records.length === 1 ? '' : 's'} for ${shown}, and none contains it, even ignoring case, accents, width and spacing, numbers read as text`,
       expected: 'only records containing the term',
       actual: preview(identities(records.slice(0, 3)).join(', '), 200),
       // The answer alone shows it, whatever the data did.

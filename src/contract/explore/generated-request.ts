@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import type { ListingParameters } from '../../spec/listing-parameters.ts';
+import { hazardTerms } from '../checks/hazard-terms.ts';
 import type { ListingModel } from './listing-model.ts';
 
 /** How a generated search term relates to the data: it decides what the answer must be. */
-export type TermKind = 'whole' | 'fragment' | 'recased' | 'absent-term' | 'empty';
+export type TermKind = 'whole' | 'fragment' | 'recased' | 'absent-term' | 'hazard' | 'empty';
 
 /** A search term and how it was made. */
 export interface Term {
@@ -46,14 +47,16 @@ const recase = (text: string, mask: number) =>
 
 /**
  * Terms drawn from the model: whole values, fragments of them, either in other letter case, a term no
- * record can contain (high entropy, never shrunk: a shrunk one might occur), and the empty term.
+ * record can contain (high entropy, never shrunk: a shrunk one might occur), a hazard term (SQL wildcards,
+ * regex, literals...: see hazard-terms.ts), and the empty term.
  */
 export function termArbitrary(model: ListingModel): fc.Arbitrary<Term> {
   const absent = fc
     .noShrink(fc.string({ unit: fc.constantFrom(...NO_MATCH_ALPHABET), minLength: 20, maxLength: 20 }))
     .map((s): Term => ({ kind: 'absent-term', text: `zq${s}` }));
   const empty = fc.constant<Term>({ kind: 'empty', text: '' });
-  if (model.values.length === 0) return fc.oneof(absent, empty);
+  const hazard = fc.constantFrom(...hazardTerms()).map(({ term }): Term => ({ kind: 'hazard', text: term }));
+  if (model.values.length === 0) return fc.oneof(absent, hazard, empty);
   const value = fc.nat({ max: model.values.length - 1 }).map((i) => model.values[i]!);
   const whole = value.map((text): Term => ({ kind: 'whole', text }));
   const fragment = fc
@@ -71,6 +74,7 @@ export function termArbitrary(model: ListingModel): fc.Arbitrary<Term> {
     { arbitrary: fragment, weight: 3 },
     { arbitrary: recased, weight: 2 },
     { arbitrary: absent, weight: 1 },
+    { arbitrary: hazard, weight: 1 },
     { arbitrary: empty, weight: 1 },
   );
 }
