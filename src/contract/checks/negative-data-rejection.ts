@@ -99,7 +99,10 @@ function misread(name: string, form: AmbiguousForm, records: readonly Record<str
   const sent = `${name}=${JSON.stringify(form.value)}${form.again ? `&${name}=${form.again}` : ''}`;
   return {
     severity: 'error',
-    message: `${sent} was read as neither ${form.readAs.length > 0 ? form.readAs.map((v) => `${name}=${v}`).join(' nor ') : 'a page past the end'}`,
+    message:
+      form.readAs.length > 0
+        ? `${sent} was read as neither ${form.readAs.map((v) => `${name}=${v}`).join(' nor ')}`
+        : `${sent} was not read as a page past the end`,
     expected:
       form.readAs.length > 0 ? `a 4xx, or the records of ${form.readAs.map((v) => `${name}=${v}`).join(' or ')}` : 'a 4xx, or 200 []',
     actual: `200 with ${preview(identities(records).join(', ') || '[]', 120)}`,

@@ -1,5 +1,5 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { describeAnswers, needListing, noEvidence, recordsOf } from '../check.ts';
+import { describeAnswers, needListing, noEvidence, preview, recordsOf } from '../check.ts';
 import type { Exchange } from '../types.ts';
 import { hazardTerms } from './hazard-terms.ts';
 import { searchAnswerFinding } from './lenient-match.ts';
@@ -19,7 +19,7 @@ export const searchSpecialTerms: ScenarioCheck = {
   async run(context) {
     const missing = needListing(await context.listing(), 1);
     if (missing) return missing;
-    const findings: Finding[] = [];
+    const findings: { term: string; finding: Finding }[] = [];
     const unusable: Exchange[] = [];
     const terms = hazardTerms();
     for (const { term } of terms) {
@@ -30,9 +30,27 @@ export const searchSpecialTerms: ScenarioCheck = {
         continue;
       }
       const finding = searchAnswerFinding(term, records);
-      if (finding) findings.push({ ...finding, exchange });
+      if (finding) findings.push({ term, finding: { ...finding, exchange } });
     }
     if (unusable.length === terms.length) return noEvidence(`no special term got a 200 array: ${describeAnswers(unusable)}`);
-    return findings;
+    return (['error', 'warning'] as const).flatMap((severity) => folded(findings.filter((f) => f.finding.severity === severity)));
   },
 };
+
+/**
+ * One finding per grade: the first term's, naming how many terms had it and which (a server that ignores
+ * search would otherwise fill the report with one line per term).
+ */
+function folded(found: readonly { term: string; finding: Finding }[]): Finding[] {
+  const [first, ...others] = found;
+  if (!first) return [];
+  if (others.length === 0) return [first.finding];
+  const terms = others.map(({ term }) => JSON.stringify(preview(term, 20)));
+  return [
+    {
+      ...first.finding,
+      message: `${first.finding.message} (and so for ${others.length} other terms: ${preview(terms.join(' '), 100)})`,
+      occurrences: found.length,
+    },
+  ];
+}
