@@ -232,6 +232,44 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     },
   },
   {
+    // "Scheme value" parsing: the last word of the header is taken as the key.
+    name: 'the key header read as its last word ("abc <key>" accepted)',
+    caughtBy: 'ignored_auth',
+    severity: 'warning',
+    handle: (request, next) => {
+      const last = request.headers
+        .get(KEY_HEADER)
+        ?.trim()
+        .split(/[\s,]+/)
+        .at(-1);
+      return next(last === VALID_KEY ? withHeader(request, KEY_HEADER, VALID_KEY) : request);
+    },
+  },
+  {
+    // A checksum of the characters: any order of the key's characters passes.
+    name: "the key compared by its characters' sum",
+    caughtBy: 'ignored_auth',
+    severity: 'error',
+    handle: (request, next) => {
+      const sum = (text: string) => [...text].reduce((total, c) => total + c.charCodeAt(0), 0);
+      const key = request.headers.get(KEY_HEADER) ?? '';
+      return next(key.length === VALID_KEY.length && sum(key) === sum(VALID_KEY) ? withHeader(request, KEY_HEADER, VALID_KEY) : request);
+    },
+  },
+  {
+    // The header's bytes decoded as UTF-8, and look-alike letters of other scripts folded to Latin ones.
+    name: 'Unicode look-alikes in the key folded to Latin letters',
+    caughtBy: 'ignored_auth',
+    severity: 'error',
+    handle: (request, next) => {
+      const raw = request.headers.get(KEY_HEADER) ?? '';
+      const folded = Buffer.from(raw, 'latin1')
+        .toString('utf8')
+        .replace(/[асеорхуіΑΒΕΟ]/g, (c) => 'aceopxyiABEO'['асеорхуіΑΒΕΟ'.indexOf(c)]!);
+      return next(folded === VALID_KEY ? withHeader(request, KEY_HEADER, VALID_KEY) : request);
+    },
+  },
+  {
     name: 'any Authorization header accepted instead of the key',
     caughtBy: 'ignored_auth',
     severity: 'error',

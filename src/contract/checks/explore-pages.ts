@@ -54,6 +54,8 @@ export const explorePages: ScenarioCheck = {
           } satisfies Finding,
         });
         const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(request.term.text, 40))}` : ''}`;
+        // The whole key inside other text, accepted, is ignored_auth's warning, not an error here.
+        if (credentials?.severity === 'warning') return { kind: 'pass' };
         if (credentials) {
           const status = exchange.response!.status;
           const leaked = Array.isArray(exchange.response!.json) && exchange.response!.json.length > 0;

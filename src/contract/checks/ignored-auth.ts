@@ -1,14 +1,16 @@
 import { answered, describeAnswers, noEvidence, notApplicable, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
 import type { Exchange } from '../types.ts';
-import { missingKeys, wrongKeys } from './wrong-keys.ts';
+import { keyInText, missingKeys, wrongKeys } from './wrong-keys.ts';
 
 /** Generated look-alike keys per operation, besides the fixed variants. */
 const GENERATED_KEYS = 8;
 
 /**
  * Every request without the right key is refused without records: no key, an empty or random key, keys that
- * resemble the real one (edited, cut short, extended, other case), and other credentials in its place.
- * Accepting one is an error; refusing with a status other than 401/403 is a warning (the statuses are assumed).
+ * resemble the real one (edited first, middle and last, cut short, one character in the other case or a
+ * Unicode look-alike, two swapped), and other credentials in its place: accepting one is an error. The whole
+ * key inside other text (a word before or after it, Bearer, a list, appended characters, twice): accepting it
+ * is a warning. Refusing with a status other than 401/403 is a warning (the statuses are assumed).
  */
 export const ignoredAuth: ScenarioCheck = {
   name: 'ignored_auth',
@@ -23,7 +25,7 @@ export const ignoredAuth: ScenarioCheck = {
     const header = context.operation.apiKeyHeader ?? 'x-api-key';
     const variants = [
       ...missingKeys(header, context.apiKey, context.seed),
-      ...(context.apiKey ? wrongKeys(context.apiKey, context.seed, GENERATED_KEYS) : []),
+      ...(context.apiKey ? [...wrongKeys(context.apiKey, context.seed, GENERATED_KEYS), ...keyInText(context.apiKey, context.seed)] : []),
     ];
     const findings: Finding[] = [];
     const unseen: Exchange[] = [];

@@ -48,17 +48,95 @@ export function wrongKeys(key: string, seed: number, count: number): AuthVariant
           : [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
   }));
   const sampled = fc.sample(fc.oneof(edited, shortened, extended, recased), { seed, numRuns: count * 3 });
+  const middle = Math.floor(n / 2);
+  const letter = [...key].findIndex((c) => c.toLowerCase() !== c.toUpperCase());
+  const lookalike = [...key].findIndex((c) => c in HOMOGLYPHS);
+  const swap = [...key].findIndex((c, i) => i + 1 < n && c !== key[i + 1]);
   const fixed = [
     { label: 'the key with its first character edited', apiKey: otherChar(key[0] ?? 'a', seed) + key.slice(1) },
+    {
+      label: `the key with its middle character (${middle + 1} of ${n}) edited`,
+      apiKey: key.slice(0, middle) + otherChar(key[middle] ?? 'a', seed) + key.slice(middle + 1),
+    },
     { label: 'the key with its last character edited', apiKey: key.slice(0, -1) + otherChar(key.at(-1) ?? 'a', seed) },
     { label: 'the key without its last character', apiKey: key.slice(0, -1) },
-    { label: 'the key with one more character', apiKey: `${key}0` },
+    { label: `the key cut to half (${middle} of ${n} characters)`, apiKey: key.slice(0, middle) },
+    { label: 'the key cut to its first character', apiKey: key.slice(0, 1) },
+    ...(letter >= 0 ? [{ label: `the key with character ${letter + 1} in the other case`, apiKey: recaseAt(key, letter) }] : []),
+    ...(lookalike >= 0
+      ? [
+          {
+            label: `the key with character ${lookalike + 1} replaced by a Unicode look-alike (sent as UTF-8)`,
+            apiKey: utf8Bytes(key.slice(0, lookalike) + HOMOGLYPHS[key[lookalike]!]! + key.slice(lookalike + 1)),
+          },
+        ]
+      : []),
+    ...(swap >= 0
+      ? [
+          {
+            label: `the key with characters ${swap + 1} and ${swap + 2} swapped`,
+            apiKey: key.slice(0, swap) + key[swap + 1] + key[swap] + key.slice(swap + 2),
+          },
+        ]
+      : []),
   ];
   const seen = new Set<string>([key]);
-  return [...fixed, ...sampled]
-    .filter((v) => v.apiKey.length > 0 && !seen.has(v.apiKey) && Boolean(seen.add(v.apiKey)))
-    .slice(0, fixed.length + count)
-    .map((v) => ({ ...v, severity: 'error' as const }));
+  return (
+    [...fixed, ...sampled]
+      .filter((v) => v.apiKey.length > 0 && !seen.has(v.apiKey) && Boolean(seen.add(v.apiKey)))
+      .slice(0, fixed.length + count)
+      // The whole key inside a longer value (a character added): a looser server, not a broken one.
+      .map((v) => ({ ...v, severity: v.apiKey.includes(key) ? ('warning' as const) : ('error' as const) }))
+  );
+}
+
+/** Letters with a look-alike in another script (Cyrillic, Greek): a server folding confusables accepts them. */
+const HOMOGLYPHS: Readonly<Record<string, string>> = {
+  a: 'а',
+  c: 'с',
+  e: 'е',
+  o: 'о',
+  p: 'р',
+  x: 'х',
+  y: 'у',
+  i: 'і',
+  A: 'Α',
+  B: 'Β',
+  E: 'Ε',
+  O: 'Ο',
+};
+
+/** `text`'s UTF-8 bytes as a header value can carry them (one byte per character). */
+const utf8Bytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+const recaseAt = (key: string, i: number) => {
+  const c = key[i]!;
+  return key.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + key.slice(i + 1);
+};
+
+/**
+ * The whole key inside other text, as a server that takes a word of the header, splits a list, or searches for
+ * the key in the value would accept it: a warning when accepted (looser than the interface, not broken). One
+ * is two header lines of the key's name, a wrong value and the key: on the wire, the same as `<other>, <key>`
+ * (RFC 9110 joins repeated field lines with a comma).
+ */
+export function keyInText(key: string, seed: number): AuthVariant[] {
+  const [word] = fc.sample(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 6, maxLength: 6 }), {
+    seed,
+    numRuns: 1,
+  });
+  const other = `tm-${word ?? 'other'}`;
+  const forms: [string, string][] = [
+    [`a word, a space, then the key ("${word} <key>")`, `${word} ${key}`],
+    [`the key, a space, then a word ("<key> ${word}")`, `${key} ${word}`],
+    ['"Bearer <key>"', `Bearer ${key}`],
+    ['a list holding the key first ("<key>,<another>")', `${key},${other}`],
+    ['a list holding the key last ("<another>,<key>")', `${other},${key}`],
+    ['a second header line of the key after a wrong one ("<another>, <key>")', `${other}, ${key}`],
+    ['the key with a parameter ("<key>;x")', `${key};x`],
+    ['the key twice in a row', `${key}${key}`],
+  ];
+  return forms.map(([label, apiKey]) => ({ label: `the key inside other text: ${label}`, apiKey, severity: 'warning' }));
 }
 
 /** Requests without the key: none, empty, random, and other credentials in its place. */
