@@ -83,4 +83,15 @@ describe('conformant servers that read integers otherwise', () => {
     expect(report.outcomes.filter((o) => o.status === 'failed').map((o) => o.check)).toEqual([]);
     expect(report.verdict).toBe('conformant');
   });
+
+  it('a server whose default page size is 25, not the 20 the spec assumes, is conformant (pages without pageSize judged by the stated rules)', async () => {
+    const default25: FetchLike = (request) => {
+      const url = new URL(request.url);
+      if (!url.searchParams.has('pageSize')) url.searchParams.set('pageSize', '25');
+      return app.fetch(new Request(url, { headers: request.headers }));
+    };
+    const report = await runInProcess(default25, { seed: 3, examples: 20 });
+    expect(report.outcomes.filter((o) => o.status === 'failed').map((o) => o.check)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
 });

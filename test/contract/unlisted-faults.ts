@@ -155,6 +155,12 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
       ),
   },
   {
+    name: 'page is ignored unless pageSize is also given',
+    caughtBy: 'pagination_consistency',
+    severity: 'error',
+    handle: (request, next) => next(params(request).has('pageSize') ? request : withUrl(request, (url) => url.searchParams.delete('page'))),
+  },
+  {
     name: 'X-Total-Count with words in it',
     caughtBy: 'response_headers_conformance',
     severity: 'warning',

@@ -88,9 +88,48 @@ export const paginationConsistency: ScenarioCheck = {
         });
       }
     }
+    findings.push(...(await withoutPageSize(context, listing)));
     return findings;
   },
 };
+
+/**
+ * Pages 1 and 2 without pageSize, judged by the stated rules whatever the default size n is (n read as page
+ * 1's length): when the listing holds more than page 1, page 2 is not page 1, shares no record with it, and,
+ * unless it is the last page, holds n records too.
+ */
+async function withoutPageSize(context: OperationContext, listing: Listing): Promise<Finding[]> {
+  const total = listing.complete ? listing.records.length : listing.end?.total;
+  const queries = [{ [context.parameters.page.name]: '1' }, { [context.parameters.page.name]: '2' }];
+  const [first, second] = await Promise.all(queries.map((query) => context.send(query)));
+  const [a, b] = [recordsOf(first!), recordsOf(second!)];
+  const n = a?.length ?? 0;
+  if (!a || !b || n === 0 || total === undefined || total <= n) return [];
+  const [ida, idb] = [identities(a), identities(b)];
+  const shared = idb.filter((id) => ida.includes(id));
+  const short = total >= 2 * n + 1 && b.length !== n;
+  if (shared.length === 0 && !short && b.length > 0) return [];
+  const message =
+    b.length === 0
+      ? `page 2 without ${context.parameters.pageSize.name} is empty, though the listing holds ${total} records and page 1 ${n}`
+      : shared.length > 0
+        ? `pages 1 and 2 without ${context.parameters.pageSize.name} share ${shared.length} of their records${shared.length === n ? ' (page 2 is page 1)' : ''}`
+        : `page 2 without ${context.parameters.pageSize.name} holds ${b.length} records, though page 1 holds ${n} and more follow`;
+  return [
+    {
+      severity: 'error',
+      message,
+      expected: `${Math.min(n, total - n)} records after page 1's, none of them on page 1`,
+      actual: `${b.length} records${shared.length > 0 ? `, ${shared.slice(0, 3).join(', ')} on both` : ''}`,
+      exchange: second!,
+      exchanges: [first!, second!],
+      recheck: recheckOf(context, queries, ([x, y]) => {
+        const [p1, p2] = [identities(x!), identities(y!)];
+        return p2.length === 0 || p2.some((id) => p1.includes(id)) || (total >= 2 * p1.length + 1 && p2.length !== p1.length);
+      }),
+    },
+  ];
+}
 
 /** Adjacent pages read beyond the prefix share no record, and each one before the last page is full. */
 function farPages(listing: Listing): Finding[] {
