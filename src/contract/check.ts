@@ -105,6 +105,8 @@ export interface OperationContext {
   readonly apiKey: string | undefined;
   /** Requests the run may have in flight: above 1, a check may send requests it will need ahead, at once. */
   readonly concurrency: number;
+  /** Whether a path can be sent as written (a network target; an in-process fetch takes parsed Requests). */
+  readonly pathsAsWritten: boolean;
   /** GET the operation's path with `query`; the exchange is recorded for the response checks. */
   send(query: Readonly<Record<string, string>>, options?: SendOptions): Promise<Exchange>;
   /** The whole listing (cached; bounded by --max-pages). */

@@ -45,6 +45,15 @@ export interface SendOptions {
   readonly apiKey?: string | null;
   readonly headers?: Readonly<Record<string, string>>;
   readonly method?: string;
+  /**
+   * The path sent exactly as written (dot segments and all), not through a URL parser that would normalise it;
+   * needs a network target (an in-process fetch takes a parsed Request).
+   */
+  readonly asWritten?: boolean;
+  /** Another path than the operation's (a variant of it), appended to the target's base URL. */
+  readonly path?: string;
+  /** A request off the interface, judged by its own check's rule only (see Exchange.judgedAlone). */
+  readonly judgedAlone?: boolean;
   /** Query parameters appended after `query`'s, a name already there included (the same parameter twice). */
   readonly extraQuery?: readonly (readonly [string, string])[];
 }
@@ -124,7 +133,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const transport: Transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
 
   /** One request: sent, its body read within the cap and the timeout. `retryAfter` when it is a 429 to retry. */
-  async function attempt(url: URL, method: string, headers: Record<string, string>, mayRetry: boolean, secrets: Secrets): Promise<Attempt> {
+  async function attempt(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    mayRetry: boolean,
+    secrets: Secrets,
+    written?: string,
+  ): Promise<Attempt> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), options.timeoutMs);
     const onDeadline = () => controller.abort(new Error(DEADLINE_REACHED));
@@ -133,7 +149,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     try {
       stats.sent += 1;
       // Raced with the signal: an in-process fetch may ignore it and never answer.
-      const answer = await Promise.race([transport(url, method, headers, controller.signal), rejection(controller.signal)]);
+      const answer = await Promise.race([transport(url, method, headers, controller.signal, written), rejection(controller.signal)]);
       if (answer.status === 429 && mayRetry) {
         answer.body.stop();
         return { retryAfter: answer.headers['retry-after'] ?? null };
@@ -173,6 +189,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     async send(operationId, path, query, sendOptions = {}) {
       const url = new URL(base + path);
       for (const [name, value] of [...Object.entries(query), ...(sendOptions.extraQuery ?? [])]) url.searchParams.append(name, value);
+      const written = sendOptions.asWritten ? `${new URL(base).pathname.replace(/\/$/, '')}${path}${url.search}` : undefined;
       const headers: Record<string, string> = { ...options.headers, ...sendOptions.headers };
       const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
       if (key !== null && key !== undefined) headers[options.apiKeyHeader] = key;
@@ -185,19 +202,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const method = sendOptions.method ?? 'GET';
       const request: RecordedRequest = {
         method,
-        url: redact(url.href, secrets),
+        url: redact(written ? `${url.origin}${written}` : url.href, secrets),
         headers: Object.fromEntries(
           Object.entries(headers).map(([n, v]) => [n, other && n === options.apiKeyHeader ? OTHER_KEY : redact(v, secrets)]),
         ),
       };
-      const stopped = { operationId, request, error: DEADLINE_REACHED };
+      const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
+      const stopped = { operationId, request, error: DEADLINE_REACHED, ...alone };
 
       let startedDateTime = '';
       for (let tries = 0; ; tries += 1) {
         const result = await inTurn(() => {
           if (tries > 0) stats.retried += 1;
           startedDateTime = new Date().toISOString();
-          return attempt(url, method, headers, tries < maxRetries, secrets);
+          return attempt(url, method, headers, tries < maxRetries, secrets, written);
         });
         if (!result) return startedDateTime ? { ...stopped, startedDateTime } : stopped;
         if ('retryAfter' in result) {
@@ -210,6 +228,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return {
           operationId,
           request,
+          ...alone,
           startedDateTime,
           ...(response ? { response } : {}),
           ...(error ? { error: redact(error, secrets) } : {}),
@@ -247,20 +266,18 @@ interface Answer {
   readonly body: BodySource;
 }
 
-type Transport = (url: URL, method: string, headers: Record<string, string>, signal: AbortSignal) => Promise<Answer>;
+/** `written`: the path and query to send as they are, instead of `url`'s. */
+type Transport = (url: URL, method: string, headers: Record<string, string>, signal: AbortSignal, written?: string) => Promise<Answer>;
 
 function undiciTransport(dispatcher: Dispatcher): Transport {
-  return async (url, method, headers, signal) => {
+  return async (url, method, headers, signal, written) => {
     // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
-    // because ours (covering headers and body) aborts through the signal.
-    const response = await request(url, {
-      method: method as Dispatcher.HttpMethod,
-      headers,
-      signal,
-      dispatcher,
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
+    // because ours (covering headers and body) aborts through the signal. A path as written goes through the
+    // dispatcher itself, which sends it unparsed.
+    const common = { method: method as Dispatcher.HttpMethod, headers, signal, headersTimeout: 0, bodyTimeout: 0 };
+    const response = written
+      ? await dispatcher.request({ ...common, origin: url.origin, path: written })
+      : await request(url, { ...common, dispatcher });
     const flat: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers))
       if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -282,7 +299,8 @@ function undiciTransport(dispatcher: Dispatcher): Transport {
 }
 
 function fetchTransport(fetch: FetchLike): Transport {
-  return async (url, method, headers, signal) => {
+  return async (url, method, headers, signal, written) => {
+    if (written) throw new Error('a path sent as written needs a network target');
     const response = await fetch(new Request(url, { method, headers, redirect: 'manual', signal }));
     const reader = response.body?.getReader();
     // An in-process body does not listen to the request's signal: the read races it instead.

@@ -17,6 +17,8 @@ export interface ContextSettings {
   readonly apiKey: string | undefined;
   /** Requests the run may have in flight at once: above 1, checks may send theirs ahead (1: one at a time, in order). */
   readonly concurrency: number;
+  /** Whether a path can be sent as written (a network target; an in-process fetch takes parsed Requests). */
+  readonly pathsAsWritten: boolean;
 }
 
 /**
@@ -47,9 +49,10 @@ export function createOperationContext(
     examples: settings.examples,
     apiKey: settings.apiKey,
     concurrency: settings.concurrency,
+    pathsAsWritten: settings.pathsAsWritten,
     ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
     send(query, options) {
-      const exchange = client.send(operation.operationId, operation.path, query, options);
+      const exchange = client.send(operation.operationId, options?.path ?? operation.path, query, options);
       track(exchange);
       return exchange;
     },

@@ -74,6 +74,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       examples: options.examples ?? CONTRACT_DEFAULTS.examples,
       apiKey: options.apiKey,
       concurrency,
+      pathsAsWritten: options.fetch === undefined,
       ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
     };
 
@@ -82,7 +83,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       // Each answer is judged by the response checks and recorded as it arrives, then let go.
       const recorder = createExchangeRecorder(index, (exchange, place) => {
         // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
-        if (exchange.error !== DEADLINE_REACHED) run.judge.inspect(exchange, place);
+        if (exchange.error !== DEADLINE_REACHED && !exchange.judgedAlone) run.judge.inspect(exchange, place);
         if (!sent(exchange)) return;
         options.record?.(exchange, place);
         for (const [i, copy] of otherCopies(exchange).entries()) options.record?.(copy, [...place, i + 1]);

@@ -30,6 +30,8 @@ export interface Exchange {
   readonly startedDateTime?: string;
   readonly response?: RecordedResponse;
   readonly error?: string;
+  /** Judged by the rule of the check that sent it only (a request off the interface): no response check sees it. */
+  readonly judgedAlone?: boolean;
 }
 
 /** One way the target broke the contract. */

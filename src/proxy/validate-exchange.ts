@@ -46,6 +46,7 @@ export function exchangeValidator(
     examples: 0,
     apiKey: undefined,
     concurrency: 1,
+    pathsAsWritten: false,
     send: () => Promise.reject(new Error('the proxy sends no probes')),
     listing: () => Promise.reject(new Error('the proxy reads no listings')),
     listingRead: () => undefined,

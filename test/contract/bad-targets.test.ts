@@ -49,6 +49,27 @@ describe('bad targets give clear failures, never a crash or a hang', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('a router that resolves /x/../alert after its auth check matched the raw path: other_roads_to_data sends it as written and fails', async () => {
+    // The auth check sees the raw path; the router then resolves the dot segments and serves the listing.
+    const server = createServer(async (req, res) => {
+      const raw = req.url ?? '/';
+      const headers = new Headers(
+        Object.entries(req.headers).flatMap(([n, v]) => (typeof v === 'string' ? [[n, v] as [string, string]] : [])),
+      );
+      if (raw.includes('/../')) headers.set('x-api-key', KEY);
+      const answer = await app.fetch(new Request(`http://target${raw}`, { method: req.method === 'HEAD' ? 'HEAD' : 'GET', headers }));
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    }).listen(0, '127.0.0.1');
+    servers.push(server);
+    await new Promise((r) => server.once('listening', r));
+    const report = await contract(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { checks: ['other_roads_to_data'] });
+    const found = failuresOf(report, 'other_roads_to_data');
+    expect(found.map((f) => f.message)).toContain("/x/../alert (a dot-dot segment), without any key, gives the listing's data");
+    expect(found.find((f) => f.message.startsWith('/x/../alert'))!.exchange!.request.url).toMatch(/\/x\/\.\.\/alert$/);
+    expect(report.verdict).toBe('not conformant');
+  });
+
   it('a target that hangs mid-body on one page is cut off and reported', async () => {
     const target = await listen(async (request) => {
       if (new URL(request.url).searchParams.get('page') !== '2') return app.fetch(request);

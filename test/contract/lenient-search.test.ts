@@ -95,3 +95,28 @@ describe('conformant servers that read integers otherwise', () => {
     expect(report.verdict).toBe('conformant');
   });
 });
+
+describe('conformant servers that close the other roads otherwise', () => {
+  it.each([
+    [
+      'redirecting /alert/ to /alert (301)',
+      (request: Request) =>
+        new URL(request.url).pathname.endsWith('/')
+          ? new Response(null, { status: 301, headers: { location: new URL(request.url).pathname.slice(0, -1) } })
+          : app.fetch(request),
+    ],
+    [
+      'answering 403 to a missing key',
+      async (request: Request) => {
+        const response = await app.fetch(request);
+        return response.status === 401 && !request.headers.get('x-api-key')
+          ? new Response(response.body, { status: 403, headers: response.headers })
+          : response;
+      },
+    ],
+  ])('a server %s is conformant', async (_, fetch) => {
+    const report = await runInProcess(async (request) => fetch(request), { seed: 3, examples: 20 });
+    expect(report.outcomes.filter((o) => o.status === 'failed').map((o) => o.check)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+});

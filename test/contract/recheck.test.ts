@@ -21,7 +21,7 @@ async function alertsContext(answer?: (request: Request) => Response | undefined
   });
   const operation = listOperations(spec.document).find((op) => op.operationId === 'listAlerts')!;
   const judges = { prism: await createPrismValidator(spec.document), schemas: validator };
-  const settings = { maxPages: 50, seed: 1, examples: 10, apiKey: KEY, concurrency: 1 };
+  const settings = { maxPages: 50, seed: 1, examples: 10, apiKey: KEY, concurrency: 1, pathsAsWritten: false };
   const context = createOperationContext(operation, spec.document, client, judges, settings, () => undefined);
   return { context, arrive: (n: number) => (arrived += n) };
 }

@@ -161,6 +161,18 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     handle: (request, next) => next(params(request).has('pageSize') ? request : withUrl(request, (url) => url.searchParams.delete('page'))),
   },
   {
+    // A router that strips the trailing slash after the auth middleware matched the path exactly.
+    name: 'GET /alert/ (a trailing slash) serves records with no key',
+    caughtBy: 'other_roads_to_data',
+    severity: 'error',
+    handle: (request, next) => {
+      const url = new URL(request.url);
+      if (!url.pathname.endsWith('/') || url.pathname === '/') return next(request);
+      url.pathname = url.pathname.slice(0, -1);
+      return next(withHeader(new Request(url, { headers: request.headers }), KEY_HEADER, VALID_KEY));
+    },
+  },
+  {
     name: 'X-Total-Count with words in it',
     caughtBy: 'response_headers_conformance',
     severity: 'warning',

@@ -8,6 +8,7 @@ import { exploreMetadata } from './explore-metadata.ts';
 import { explorePages } from './explore-pages.ts';
 import { exploreSearch } from './explore-search.ts';
 import { ignoredAuth } from './ignored-auth.ts';
+import { otherRoadsToData } from './other-roads.ts';
 import { linkHeader } from './link-header.ts';
 import { maxResponseTime } from './max-response-time.ts';
 import { negativeDataRejection } from './negative-data-rejection.ts';
@@ -31,6 +32,7 @@ import { undocumentedFields } from './undocumented-fields.ts';
 /** Every check, in the order they run and are reported: probes first, then what inspects every response. */
 export const ALL_CHECKS: readonly Check[] = [
   ignoredAuth,
+  otherRoadsToData,
   negativeDataRejection,
   positiveDataAcceptance,
   pageSizeConformance,

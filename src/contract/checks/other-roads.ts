@@ -1,0 +1,74 @@
+import { describeAnswers, noEvidence, notApplicable, preview, type Finding, type ScenarioCheck } from '../check.ts';
+import type { SendOptions } from '../http-client.ts';
+import type { Exchange } from '../types.ts';
+
+/** One road to the listing other than GET on its path, sent without any credential. */
+interface Road {
+  readonly label: string;
+  readonly options: SendOptions;
+}
+
+/** Variants of `path` that a router, a proxy or a cache may take for it after the auth check took them for another. */
+export function otherRoads(path: string, asWritten: boolean): Road[] {
+  const name = path.slice(1);
+  const encoded = `/%${name.charCodeAt(0).toString(16).toUpperCase()}${name.slice(1)}`;
+  const roads: Road[] = [
+    { label: `${path}/ (a trailing slash)`, options: { path: `${path}/` } },
+    { label: `/${path} (a double slash)`, options: { path: `/${path}` } },
+    { label: `${path.toUpperCase()} (upper case)`, options: { path: path.toUpperCase() } },
+    { label: `${path};x (a matrix parameter)`, options: { path: `${path};x` } },
+    { label: `${encoded} (a percent-encoded letter)`, options: { path: encoded } },
+    { label: `HEAD ${path}`, options: { method: 'HEAD' } },
+    { label: `POST ${path} with X-HTTP-Method-Override: GET`, options: { method: 'POST', headers: { 'x-http-method-override': 'GET' } } },
+  ];
+  // Dot segments survive only unparsed: a URL parser resolves them before sending.
+  if (asWritten)
+    roads.push(
+      { label: `/.${path} (a dot segment)`, options: { path: `/.${path}`, asWritten: true } },
+      { label: `/x/..${path} (a dot-dot segment)`, options: { path: `/x/..${path}`, asWritten: true } },
+    );
+  return roads.map((road) => ({ ...road, options: { ...road.options, apiKey: null, judgedAlone: true } }));
+}
+
+/** Whether an answer gives the listing away: a 2xx with a non-empty JSON array, or with X-Total-Count. */
+function givesData(exchange: Exchange): boolean {
+  const response = exchange.response;
+  if (!response || response.status < 200 || response.status >= 300) return false;
+  return (Array.isArray(response.json) && response.json.length > 0) || response.headers['x-total-count'] !== undefined;
+}
+
+/**
+ * Without any credential, no other road to a listing gives its data: path variants (trailing slash, double
+ * slash, upper case, a matrix parameter, a percent-encoded letter, dot segments sent as written), HEAD, and
+ * an empty POST with X-HTTP-Method-Override: GET. Judged by that rule only: a 301, 404, 405 or even a 5xx to
+ * them is not this check's finding. An error in every mode: it is the auth check bypassed.
+ */
+export const otherRoadsToData: ScenarioCheck = {
+  name: 'other_roads_to_data',
+  kind: 'scenario',
+  judgesEachAnswer: true,
+  description: 'without a key, path variants, HEAD and a method-override POST give no records and no X-Total-Count',
+  evidence: 'an answer (not a transport error) to at least one of the other roads',
+  skip: ({ operation }) => (operation.apiKeyHeader ? undefined : notApplicable('the operation is not secured by an API key')),
+  async run(context) {
+    const roads = otherRoads(context.operation.path, context.pathsAsWritten);
+    const findings: Finding[] = [];
+    const unseen: Exchange[] = [];
+    for (const road of roads) {
+      const exchange = await context.send({}, road.options);
+      if (!exchange.response) unseen.push(exchange);
+      if (!givesData(exchange)) continue;
+      const response = exchange.response!;
+      findings.push({
+        severity: 'error',
+        message: `${road.label}, without any key, gives the listing's data`,
+        expected: 'no records and no X-Total-Count without the key',
+        actual: `${response.status}${response.headers['x-total-count'] ? ` X-Total-Count: ${response.headers['x-total-count']}` : ''} ${preview(response.text, 60)}`,
+        exchange,
+        absolute: true,
+      });
+    }
+    if (unseen.length === roads.length) return noEvidence(`no other road got an answer: ${describeAnswers(unseen)}`);
+    return findings;
+  },
+};
