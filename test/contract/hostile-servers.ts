@@ -102,9 +102,14 @@ export const fromFetch =
  * A 200 `application/json` body that never ends: `[` then `{"a":1},` forever, written as fast as the
  * client reads (backpressure respected), until the client goes away.
  */
-export const endlessJson: Handler = (_request, response) => {
+export const endlessJson: Handler = (request, response) => {
   const chunk = Buffer.from('{"a":1},'.repeat(8192));
   response.writeHead(200, { 'content-type': 'application/json' });
+  // A HEAD answer has no body: Node drops what is written, so write() never pushes back and the loop would not end.
+  if (request.method === 'HEAD') {
+    response.end();
+    return;
+  }
   response.write('[');
   const pump = () => {
     while (!response.destroyed && !response.writableEnded) {
