@@ -155,6 +155,14 @@ export interface ScenarioCheck extends CheckBase {
 /** Either kind of check. */
 export type Check = ResponseCheck | ScenarioCheck;
 
+/** What every outcome of `check` on an operation starts with. */
+export const outcomeBase = (check: Check, operationId: string) => ({
+  check: check.name,
+  operationId,
+  description: check.description,
+  evidence: check.evidence,
+});
+
 /** The records of a 200 JSON array response, or undefined when the response is anything else. */
 export function recordsOf(exchange: Exchange): Record<string, unknown>[] | undefined {
   const { response } = exchange;

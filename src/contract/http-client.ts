@@ -109,6 +109,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     headerValues: Object.values(options.headers ?? {}),
   };
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
+  // The base URL's own path (a deployment under /v1), before a path sent as written.
+  const basePath = new URL(base).pathname.replace(/\/$/, '');
   const stats = { sent: 0, retried: 0, cut: 0 };
   const maxRetries = options.maxRetries ?? 2;
   const reducedCap = Math.min(options.maxBodyBytes, options.reducedBodyBytes ?? REDUCED_BODY_BYTES);
@@ -189,7 +191,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     async send(operationId, path, query, sendOptions = {}) {
       const url = new URL(base + path);
       for (const [name, value] of [...Object.entries(query), ...(sendOptions.extraQuery ?? [])]) url.searchParams.append(name, value);
-      const written = sendOptions.asWritten ? `${new URL(base).pathname.replace(/\/$/, '')}${path}${url.search}` : undefined;
+      const written = sendOptions.asWritten ? `${basePath}${path}${url.search}` : undefined;
       const headers: Record<string, string> = { ...options.headers, ...sendOptions.headers };
       const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
       if (key !== null && key !== undefined) headers[options.apiKeyHeader] = key;

@@ -1,4 +1,4 @@
-import { answerTally, noEvidence, type Finding, type OperationContext, type ResponseCheck } from './check.ts';
+import { answerTally, noEvidence, outcomeBase, type Finding, type OperationContext, type ResponseCheck } from './check.ts';
 import { comparePlaces, type Place } from './exchange-recorder.ts';
 import type { CheckOutcome, Exchange, Failure } from './types.ts';
 
@@ -23,12 +23,7 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
   const tally = answerTally();
   // A check skipped whatever the answers (opt-in, not asked for) looks at none.
   const judged = checks.map((check) => ({ check, skip: check.skip?.(context), found: false, folded: new Map<string, Folded>() }));
-  const base = (check: ResponseCheck) => ({
-    check: check.name,
-    operationId: context.operation.operationId,
-    description: check.description,
-    evidence: check.evidence,
-  });
+  const base = (check: ResponseCheck) => outcomeBase(check, context.operation.operationId);
   return {
     inspect(exchange: Exchange, place: Place): void {
       tally.add(exchange);

@@ -1,7 +1,7 @@
 import { listOperations, type Operation } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { targetView } from '../spec/target-view.ts';
-import { listingTotal, noEvidence, type Check, type Listing, type OperationContext, type Skip } from './check.ts';
+import { listingTotal, noEvidence, outcomeBase, type Check, type Listing, type OperationContext, type Skip } from './check.ts';
 import { ALL_CHECKS, selectChecks } from './checks/index.ts';
 import { grade } from './grade.ts';
 import type { ContractOptions } from './contract-options.ts';
@@ -322,7 +322,7 @@ function refuseMisconfigured(probes: readonly Exchange[], operations: readonly O
 
 async function runScenario(check: Check, context: OperationContext, stopped: Skip | undefined): Promise<CheckOutcome> {
   if (check.kind !== 'scenario') throw new Error('not a scenario check');
-  const base = { check: check.name, operationId: context.operation.operationId, description: check.description, evidence: check.evidence };
+  const base = outcomeBase(check, context.operation.operationId);
   const skip = stopped ?? check.skip?.(context);
   if (skip) return { ...base, status: 'skipped', failures: [], skipReason: skip.skip, skipCause: skip.cause };
   const result = await check.run(context);
