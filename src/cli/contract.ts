@@ -26,7 +26,7 @@ Options:
   --strict                  fail on warnings too (assumptions of the spec, undocumented fields)
   --checks a,b              run only these checks (see the list below)
   --seed N                  seed of the generated requests (default: random, printed; replays a run)
-  --examples N              generated requests per exploration check and listing (default ${CONTRACT_DEFAULTS.examples})
+  --examples N              random requests per exploration and listing, after the covering set (default ${CONTRACT_DEFAULTS.examples})
   --junit FILE              also write a JUnit XML report (written on every exit, 2 included)
   --json FILE               also write a JSON report (written on every exit, 2 included)
   --har FILE                also write every request and response as HAR 1.2, as the run goes (valid on every

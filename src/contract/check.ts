@@ -1,3 +1,4 @@
+import type { PairTally } from './explore/pair-tally.ts';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import type { ListingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
@@ -113,6 +114,8 @@ export interface OperationContext {
   listing(): Promise<Listing>;
   /** The listing if a check has asked for it, else undefined (nothing is sent). */
   listingRead(): Promise<Listing> | undefined;
+  /** The pairs of parameter classes the explorations' covering set judged (one tally per operation). */
+  readonly pairs: PairTally;
 }
 
 interface CheckBase {
@@ -149,6 +152,11 @@ export interface ScenarioCheck extends CheckBase {
    * they run one after another on it, even when other checks run side by side.
    */
   readonly group?: string;
+  /**
+   * Its requests are many and mostly sent ahead (the explorations): queued, they go after other checks', which
+   * wait on each answer in turn, so those are not held up behind them.
+   */
+  readonly background?: boolean;
   run(context: OperationContext): Promise<Finding[] | Skip>;
 }
 
@@ -267,6 +275,25 @@ export function needListing(listing: Listing, min: number, extent = false): Skip
 export function unusable(exchange: Exchange, severity: Finding['severity'], what: string): Finding {
   const got = exchange.error ?? `status ${exchange.response?.status}, body ${preview(exchange.response?.text ?? '', 80)}`;
   return { severity, message: `${what}: the response was not a 200 JSON array`, expected: '200 with a JSON array', actual: got, exchange };
+}
+
+/**
+ * `send` for each item, the answers in the items' order: all at once when the run may have requests in flight
+ * (each request is made, so placed, in the items' order before any answer is awaited), else one after another.
+ * A check judging a fixed list of probes does not wait for each in turn behind the explorations' requests.
+ *
+ * @example
+ * const answers = await sendEach(context, terms, (term) => context.send({ search: term }));
+ */
+export async function sendEach<T, R>(
+  context: OperationContext,
+  items: readonly T[],
+  send: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  if (context.concurrency > 1) return Promise.all(items.map((item, i) => send(item, i)));
+  const answers: R[] = [];
+  for (const [i, item] of items.entries()) answers.push(await send(item, i));
+  return answers;
 }
 
 /** The largest page size the spec allows (its default when it states no maximum): what listings are read at. */

@@ -21,7 +21,7 @@ export interface ContractOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Seed of the generated requests (random by default, and reported, so a run can be replayed). */
   readonly seed?: number;
-  /** Generated requests per exploration check and operation (default 100). */
+  /** Generated requests per exploration check and operation after the covering set (default 50). */
   readonly examples?: number;
   /** The whole run's deadline (default 5 minutes): checks not started by then are skipped. */
   readonly maxDurationMs?: number;

@@ -1,4 +1,4 @@
-import pLimit from 'p-limit';
+import PQueue from 'p-queue';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { redact, redactValue, SHORT_SECRET, type Secrets } from '../secrets/redact.ts';
 import type { Exchange, FetchLike, RecordedRequest, RecordedResponse } from './types.ts';
@@ -56,6 +56,8 @@ export interface SendOptions {
   readonly judgedAlone?: boolean;
   /** Query parameters appended after `query`'s, a name already there included (the same parameter twice). */
   readonly extraQuery?: readonly (readonly [string, string])[];
+  /** Queued requests go highest priority first (default 0): what many checks wait on goes before requests sent ahead. */
+  readonly priority?: number;
 }
 
 /** What a client has done so far; a live object, updated as requests go. */
@@ -116,7 +118,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const reducedCap = Math.min(options.maxBodyBytes, options.reducedBodyBytes ?? REDUCED_BODY_BYTES);
   let capReached = false;
   const pace = pacer(options.rate, options.signal);
-  const inFlight = pLimit(Math.max(1, options.concurrency ?? 1));
+  // A priority queue: a request others wait on (a listing read) goes before those sent ahead.
+  const inFlight = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 1) });
   // After a 429: no request starts before this (performance.now() time), whichever request got it.
   let holdUntil = 0;
   const backOff = (waitMs: number) => {
@@ -124,14 +127,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     holdUntil = Math.max(holdUntil, performance.now() + waitMs);
   };
   /** One attempt in its turn: within the concurrency, the rate and any hold; undefined when the deadline passed first. */
-  const inTurn = (run: () => Promise<Attempt>) =>
-    inFlight(async () => {
-      if (!(await pace())) return undefined;
-      // Again after each wait: a 429 to a request already in flight may have moved the hold on.
-      for (let wait = holdUntil - performance.now(); wait > 0; wait = holdUntil - performance.now())
-        if (!(await sleep(wait, options.signal))) return undefined;
-      return run();
-    });
+  const inTurn = (run: () => Promise<Attempt>, priority = 0) =>
+    inFlight.add(
+      async () => {
+        if (!(await pace())) return undefined;
+        // Again after each wait: a 429 to a request already in flight may have moved the hold on.
+        for (let wait = holdUntil - performance.now(); wait > 0; wait = holdUntil - performance.now())
+          if (!(await sleep(wait, options.signal))) return undefined;
+        return run();
+      },
+      { priority },
+    );
   const transport: Transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
 
   /** One request: sent, its body read within the cap and the timeout. `retryAfter` when it is a 429 to retry. */
@@ -218,7 +224,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           if (tries > 0) stats.retried += 1;
           startedDateTime = new Date().toISOString();
           return attempt(url, method, headers, tries < maxRetries, secrets, written);
-        });
+        }, sendOptions.priority);
         if (!result) return startedDateTime ? { ...stopped, startedDateTime } : stopped;
         if ('retryAfter' in result) {
           backOff(retryDelay(result.retryAfter, tries));

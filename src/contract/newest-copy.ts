@@ -27,9 +27,10 @@ export function isNewer(a: Exchange, b: Exchange): boolean {
 
 /**
  * A client for a target served by replicas in turn, some behind the others: each plain listing request (no
- * method or headers of its own) is sent {@link COPIES} times at once, so that every replica likely answers
- * it, and the answer of the newest version is kept. Requests so answered come from one version (the newest),
- * as from one server whose data grows. An answer that is not a 200 array is kept as it is, to be judged.
+ * method or headers of its own, whatever its priority) is sent {@link COPIES} times at once, so that every
+ * replica likely answers it, and the answer of the newest version is kept. Requests so answered come from one
+ * version (the newest), as from one server whose data grows. An answer that is not a 200 array is kept as it
+ * is, to be judged.
  *
  * @example
  * const context = createOperationContext(operation, document, newestCopy(client), judges, settings, track);
@@ -39,8 +40,10 @@ export function newestCopy(client: HttpClient): HttpClient {
     secrets: client.secrets,
     stats: client.stats,
     async send(operationId, path, query, options) {
-      if (options && Object.values(options).some((v) => v !== undefined)) return client.send(operationId, path, query, options);
-      const copies = await Promise.all(Array.from({ length: COPIES }, () => client.send(operationId, path, query)));
+      // Plain: nothing of its own but its place in the queue.
+      const { priority, ...own } = options ?? {};
+      if (Object.values(own).some((v) => v !== undefined)) return client.send(operationId, path, query, options);
+      const copies = await Promise.all(Array.from({ length: COPIES }, () => client.send(operationId, path, query, options)));
       const kept = copies.find((copy) => !recordsOf(copy)) ?? copies.reduce((newest, copy) => (isNewer(copy, newest) ? copy : newest));
       discarded.set(
         kept,

@@ -7,6 +7,7 @@ import type { HttpClient } from './http-client.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { PrismValidator } from './prism.ts';
 import type { Track } from './exchange-recorder.ts';
+import { createPairTally } from './explore/pair-tally.ts';
 
 /** Settings of a run that shape what checks send. */
 export interface ContextSettings {
@@ -25,7 +26,7 @@ export interface ContextSettings {
  * Builds the context of one operation. Every request it sends is handed to `track` when it is made (so its
  * place is the order of the requests, whatever order answers come back in), for the response checks to see
  * all of them, whichever check sent them. With `shared`, the listing is that context's (read once, its
- * exchanges tracked there).
+ * exchanges tracked there), and so is the tally of pairs covered.
  */
 export function createOperationContext(
   operation: Operation,
@@ -35,6 +36,8 @@ export function createOperationContext(
   settings: ContextSettings,
   track: Track,
   shared?: OperationContext,
+  /** The priority of the context's requests in the client's queue (see SendOptions.priority) unless they say. */
+  priority = 0,
 ): OperationContext {
   const parameters = listingParameters(operation);
   let listing: Promise<Listing> | undefined;
@@ -52,14 +55,20 @@ export function createOperationContext(
     pathsAsWritten: settings.pathsAsWritten,
     ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
     send(query, options) {
-      const exchange = client.send(operation.operationId, options?.path ?? operation.path, query, options);
+      const exchange = client.send(
+        operation.operationId,
+        options?.path ?? operation.path,
+        query,
+        priority === 0 ? options : { priority, ...options },
+      );
       track(exchange);
       return exchange;
     },
     listing() {
       if (shared) return shared.listing();
+      // Most checks wait on the listing: its pages go before queued requests.
       listing ??= readListing(
-        (n, s) => context.send(pageQuery(context, n, s)),
+        (n, s) => context.send(pageQuery(context, n, s), { priority: 1 }),
         firstPage(parameters),
         largestPageSize(parameters),
         settings.maxPages,
@@ -68,6 +77,7 @@ export function createOperationContext(
       return listing;
     },
     listingRead: () => (shared ? shared.listingRead() : listing),
+    pairs: shared ? shared.pairs : createPairTally(),
   };
   return context;
 }

@@ -17,7 +17,7 @@ export type { ContractOptions } from './contract-options.ts';
 
 /** Defaults of a run, shown in the CLI's help. */
 export const CONTRACT_DEFAULTS = {
-  examples: 100,
+  examples: 50,
   maxDurationMs: 300_000,
   maxPages: 50,
   timeoutMs: 10_000,
@@ -244,7 +244,16 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
         [...groups.values()].map((group) =>
           oneByOne(
             group,
-            createOperationContext(run.operation, options.document, client, judges, settings, run.recorder.list(), run.context),
+            createOperationContext(
+              run.operation,
+              options.document,
+              client,
+              judges,
+              settings,
+              run.recorder.list(),
+              run.context,
+              group.every((check) => check.kind === 'scenario' && check.background) ? -1 : 0,
+            ),
           ),
         ),
       );
@@ -268,7 +277,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       outcomes.push(...(await (started ? started[i]! : checkOperation(run, probes[i]!))));
     }
     const read = await Promise.all(runs.map(({ context }) => context.listingRead()));
-    const coverage = runs.flatMap(({ operation }, i) => (read[i] ? [coverageOf(operation.operationId, read[i])] : []));
+    const coverage = runs.flatMap(({ operation, context }, i) =>
+      read[i] ? [coverageOf(operation.operationId, read[i], context.pairs.summary())] : [],
+    );
     return grade({
       coverage,
       target: options.target,
@@ -284,7 +295,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
 /** Whether a request was sent (the deadline stops some before they go). */
 const sent = (exchange: Exchange) => exchange.startedDateTime !== undefined;
 
-function coverageOf(operationId: string, listing: Listing): ListingCoverage {
+function coverageOf(operationId: string, listing: Listing, pairs: ListingCoverage['pairs']): ListingCoverage {
   const total = listingTotal(listing);
   return {
     operationId,
@@ -292,6 +303,7 @@ function coverageOf(operationId: string, listing: Listing): ListingCoverage {
     ...(total !== undefined ? { total } : {}),
     sampledPages: listing.end ? listing.end.pages.length - 1 : 0,
     complete: listing.complete,
+    ...(pairs ? { pairs } : {}),
   };
 }
 

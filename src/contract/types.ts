@@ -102,6 +102,11 @@ export interface ListingCoverage {
   /** Pages of records read beyond the prefix (finding the end, sampled pairs). */
   readonly sampledPages: number;
   readonly complete: boolean;
+  /**
+   * Pairs of parameter classes (page × pageSize, page × search, pageSize × search) that some judged request of
+   * the explorations' covering set held, out of all such pairs; absent when no exploration ran.
+   */
+  readonly pairs?: { readonly covered: number; readonly total: number };
 }
 
 /** The result of a whole contract run. */

@@ -9,6 +9,7 @@ import type { PrismValidator } from '../contract/prism.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { Exchange, Severity } from '../contract/types.ts';
 import { listingParameters } from '../spec/listing-parameters.ts';
+import { createPairTally } from '../contract/explore/pair-tally.ts';
 import type { Operation } from '../spec/operations.ts';
 
 /** The contract kit's checks that judge a single response: the proxy applies them to live traffic. */
@@ -50,6 +51,7 @@ export function exchangeValidator(
     send: () => Promise.reject(new Error('the proxy sends no probes')),
     listing: () => Promise.reject(new Error('the proxy reads no listings')),
     listingRead: () => undefined,
+    pairs: createPairTally(),
   } satisfies OperationContext;
   return (exchange: Exchange): Violation[] => {
     const time = new Date().toISOString();

@@ -30,6 +30,11 @@ describe('the contract kit catches drift', () => {
     expect(report.verdict).toBe('conformant');
     expect(report.summary.failed).toBe(0);
     expect(report.summary.warned).toBe(0);
+    // Every pair of parameter classes was sent and judged, on both listings.
+    expect(report.coverage?.map((c) => [c.operationId, c.pairs])).toEqual([
+      ['listAlerts', { covered: 250, total: 250 }],
+      ['listSensors', { covered: 250, total: 250 }],
+    ]);
     // Every check was evaluated: only the opt-in latency budget is skipped, as not applicable.
     expect(report.outcomes.filter((o) => o.status === 'skipped').map((o) => [o.check, o.skipCause])).toEqual([
       ['max_response_time', 'not-applicable'],

@@ -329,6 +329,20 @@ describe('politeness: 429 retries, rate, deadline', () => {
     expect(http.stats).toMatchObject({ sent: 13, retried: 1 });
   });
 
+  it('sends queued requests highest priority first, in order within a priority', async () => {
+    const arrived: string[] = [];
+    const target = await listen((request, response) => {
+      arrived.push(new URL(request.url!, 'http://x').searchParams.get('n')!);
+      json(response, 200, []);
+    });
+    const http = client(target, { concurrency: 1 });
+    const send = (n: string, priority?: number) => http.send('listAlerts', '/alert', { n }, priority === undefined ? {} : { priority });
+    // The first takes the only slot at once; the others queue behind it, each before any answer came.
+    const sent = [send('first', -1), send('ahead-1', -1), send('plain-1'), send('listing', 1), send('ahead-2', -1), send('plain-2', 0)];
+    await Promise.all(sent);
+    expect(arrived).toEqual(['first', 'listing', 'plain-1', 'plain-2', 'ahead-1', 'ahead-2']);
+  });
+
   it('gives up after maxRetries and returns the last 429', async () => {
     let hits = 0;
     const target = await listen((_request, response) => {

@@ -13,6 +13,7 @@ export const exploreMetadata: ScenarioCheck = {
   name: 'explore_metadata',
   kind: 'scenario',
   group: 'exploration',
+  background: true,
   description: 'generated requests get the X-Total-Count and Link the model expects, when sent (assumed)',
   evidence: 'the listing read to its end (or its end found) with at least 1 record, and 200 answers to generated requests',
   async run(context) {
@@ -103,6 +104,7 @@ export const exploreMetadata: ScenarioCheck = {
         beyond: () => tooLong(listing, 'every generated request needed a count beyond the pages read'),
         resync: state.resync,
         prefetch: state.sendAhead,
+        covering: state.covering,
       },
     );
   },

@@ -16,6 +16,7 @@ export const exploreSearch: ScenarioCheck = {
   name: 'explore_search',
   kind: 'scenario',
   group: 'exploration',
+  background: true,
   description: 'generated searches and pages find exactly the records the model expects, in order, 200 [] past the end (assumed)',
   evidence:
     'the listing read to its end (or its end found) with at least 1 record, and generated requests answered without a 5xx or redirect',
@@ -72,6 +73,7 @@ export const exploreSearch: ScenarioCheck = {
         beyond: () => tooLong(listing, 'every generated request needed records beyond those read'),
         resync: state.resync,
         prefetch: state.sendAhead,
+        covering: state.covering,
       },
     );
   },

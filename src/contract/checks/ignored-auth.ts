@@ -1,4 +1,14 @@
-import { answered, describeAnswers, noEvidence, notApplicable, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
+import {
+  answered,
+  describeAnswers,
+  noEvidence,
+  notApplicable,
+  preview,
+  recordsOf,
+  sendEach,
+  type Finding,
+  type ScenarioCheck,
+} from '../check.ts';
 import type { Exchange } from '../types.ts';
 import { keyInText, missingKeys, wrongKeys } from './wrong-keys.ts';
 
@@ -29,11 +39,11 @@ export const ignoredAuth: ScenarioCheck = {
     ];
     const findings: Finding[] = [];
     const unseen: Exchange[] = [];
-    for (const variant of variants) {
-      const exchange = await context.send(variant.query ?? {}, {
-        apiKey: variant.apiKey,
-        ...(variant.headers ? { headers: variant.headers } : {}),
-      });
+    const answers = await sendEach(context, variants, (variant) =>
+      context.send(variant.query ?? {}, { apiKey: variant.apiKey, ...(variant.headers ? { headers: variant.headers } : {}) }),
+    );
+    for (const [i, variant] of variants.entries()) {
+      const exchange = answers[i]!;
       if (!answered(exchange)) {
         unseen.push(exchange);
         continue;

@@ -5,6 +5,7 @@ import {
   noEvidence,
   preview,
   recordsOf,
+  sendEach,
   type Finding,
   type OperationContext,
   type ScenarioCheck,
@@ -31,34 +32,33 @@ export const negativeDataRejection: ScenarioCheck = {
     if (!recordsOf(baseline)) return noEvidence(`a valid request did not get a 200 listing: ${describeAnswers([baseline])}`);
     const findings: Finding[] = [];
     const unseen: Exchange[] = [];
-    let sent = 0;
-    for (const parameter of [context.parameters.page, context.parameters.pageSize]) {
-      const values = [
-        ...new Set([...invalidIntegerValues(parameter.schema), ...generatedInvalidIntegers(parameter.schema, context.seed, GENERATED)]),
-      ];
-      for (const value of values) {
-        const exchange = await context.send({ [parameter.name]: value });
-        sent += 1;
-        // A 5xx is not_a_server_error's to report, a redirect hides the answer: neither says "accepted".
-        if (!answered(exchange)) {
-          unseen.push(exchange);
-          continue;
-        }
-        const status = exchange.response!.status;
-        if (status >= 400) continue;
-        findings.push({
-          severity: 'error',
-          message: `${parameter.name}=${value} was accepted`,
-          expected: '4xx',
-          actual: `${status} ${preview(exchange.response?.text ?? '', 60)}`,
-          exchange,
-          // One answer shows it, whatever the data did.
-          absolute: true,
-        });
+    const invalid = [context.parameters.page, context.parameters.pageSize].flatMap((parameter) =>
+      [...new Set([...invalidIntegerValues(parameter.schema), ...generatedInvalidIntegers(parameter.schema, context.seed, GENERATED)])].map(
+        (value) => ({ name: parameter.name, value }),
+      ),
+    );
+    const answers = await sendEach(context, invalid, ({ name, value }) => context.send({ [name]: value }));
+    for (const [i, { name, value }] of invalid.entries()) {
+      const exchange = answers[i]!;
+      // A 5xx is not_a_server_error's to report, a redirect hides the answer: neither says "accepted".
+      if (!answered(exchange)) {
+        unseen.push(exchange);
+        continue;
       }
+      const status = exchange.response!.status;
+      if (status >= 400) continue;
+      findings.push({
+        severity: 'error',
+        message: `${name}=${value} was accepted`,
+        expected: '4xx',
+        actual: `${status} ${preview(exchange.response?.text ?? '', 60)}`,
+        exchange,
+        // One answer shows it, whatever the data did.
+        absolute: true,
+      });
     }
     findings.push(...(await judgeAmbiguousForms(context)));
-    if (unseen.length === sent) return noEvidence(`no invalid value got an answer to judge: ${describeAnswers(unseen)}`);
+    if (unseen.length === invalid.length) return noEvidence(`no invalid value got an answer to judge: ${describeAnswers(unseen)}`);
     return findings;
   },
 };
@@ -70,33 +70,48 @@ export const negativeDataRejection: ScenarioCheck = {
  */
 async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]> {
   const { page, pageSize } = context.parameters;
-  const findings: Finding[] = [];
-  for (const [parameter, fixed] of [
-    [page, { [pageSize.name]: String(pageSize.schema.minimum ?? 1) }],
-    [pageSize, {}],
-  ] as const) {
-    for (const form of ambiguousIntegerForms(parameter.schema)) {
-      const send = () =>
-        context.send({ ...fixed, [parameter.name]: form.value }, form.again ? { extraQuery: [[parameter.name, form.again]] } : undefined);
-      /** The records of the form's answer when no value it spells has them; undefined when it reads as one (or is refused). */
-      const misreading = async (): Promise<{ records: readonly Record<string, unknown>[]; exchange: Exchange } | undefined> => {
-        const exchange = await send();
-        const records = recordsOf(exchange);
-        if (!answered(exchange) || !records) return undefined;
-        const readings = await Promise.all(form.readAs.map(async (v) => recordsOf(await context.send({ ...fixed, [parameter.name]: v }))));
-        const got = identities(records).join();
-        const readable = form.readAs.length === 0 ? got === '' : readings.some((r) => r && identities(r).join() === got);
-        return readable ? undefined : { records, exchange };
-      };
-      const found = await misreading();
-      if (found)
-        findings.push({
-          ...misread(parameter.name, form, found.records, found.exchange),
-          recheck: async () => (await misreading()) !== undefined,
-        });
-    }
-  }
-  return findings;
+  const forms = (
+    [
+      [page, { [pageSize.name]: String(pageSize.schema.minimum ?? 1) }],
+      [pageSize, {}],
+    ] as const
+  ).flatMap(([parameter, fixed]) => ambiguousIntegerForms(parameter.schema).map((form) => ({ name: parameter.name, fixed, form })));
+  type Form = (typeof forms)[number];
+  const sendForm = ({ name, fixed, form }: Form) =>
+    context.send({ ...fixed, [name]: form.value }, form.again ? { extraQuery: [[name, form.again]] } : undefined);
+  const readAs = ({ name, fixed, form }: Form) => Promise.all(form.readAs.map((v) => context.send({ ...fixed, [name]: v })));
+  /** The form's records when no value it spells has them; undefined when it reads as one (or is refused). */
+  const misreading = (answer: Exchange, readings: readonly Exchange[] | undefined) => {
+    const records = recordsOf(answer);
+    if (!answered(answer) || !records || !readings) return undefined;
+    const got = identities(records).join();
+    const readable =
+      readings.length === 0
+        ? got === ''
+        : readings.some((r) => {
+            const read = recordsOf(r);
+            return read && identities(read).join() === got;
+          });
+    return readable ? undefined : records;
+  };
+  // Two waves, each sent in the forms' order: the forms, then what the forms answered with records spell.
+  const answers = await sendEach(context, forms, sendForm);
+  const readings = await sendEach(context, forms, (form, i) =>
+    answered(answers[i]!) && recordsOf(answers[i]!) ? readAs(form) : Promise.resolve(undefined),
+  );
+  return forms.flatMap((form, i) => {
+    const records = misreading(answers[i]!, readings[i]);
+    if (!records) return [];
+    return [
+      {
+        ...misread(form.name, form.form, records, answers[i]!),
+        recheck: async () => {
+          const again = await sendForm(form);
+          return misreading(again, recordsOf(again) ? await readAs(form) : undefined) !== undefined;
+        },
+      },
+    ];
+  });
 }
 
 function misread(name: string, form: AmbiguousForm, records: readonly Record<string, unknown>[], exchange: Exchange): Finding {

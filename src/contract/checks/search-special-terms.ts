@@ -1,5 +1,5 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { describeAnswers, needListing, noEvidence, preview, recordsOf } from '../check.ts';
+import { describeAnswers, needListing, noEvidence, preview, recordsOf, sendEach } from '../check.ts';
 import type { Exchange } from '../types.ts';
 import { hazardTerms } from './hazard-terms.ts';
 import { searchAnswerFinding } from './lenient-match.ts';
@@ -22,8 +22,9 @@ export const searchSpecialTerms: ScenarioCheck = {
     const findings: { term: string; finding: Finding }[] = [];
     const unusable: Exchange[] = [];
     const terms = hazardTerms();
-    for (const { term } of terms) {
-      const exchange = await context.send({ [context.parameters.search.name]: term });
+    const answers = await sendEach(context, terms, ({ term }) => context.send({ [context.parameters.search.name]: term }));
+    for (const [i, { term }] of terms.entries()) {
+      const exchange = answers[i]!;
       const records = recordsOf(exchange);
       if (!records) {
         unusable.push(exchange);

@@ -4,6 +4,7 @@ import { missingKeys, wrongKeys, type AuthVariant } from '../checks/wrong-keys.t
 import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
 import { resolveRequest, type GeneratedRequest } from './generated-request.ts';
+import { coveringSet } from './covering-set.ts';
 import { createListingModel, type ListingModel } from './listing-model.ts';
 import { createQueryMemo, createReferencePages } from './reference-pages.ts';
 
@@ -15,6 +16,11 @@ export interface ExplorationState {
   readonly send: (query: Record<string, string>, options?: SendOptions) => Promise<Exchange>;
   /** Wrong credentials generated requests may carry instead of the key (none when the operation is not secured). */
   readonly wrong: readonly AuthVariant[];
+  /**
+   * The covering set every exploration judges before its generated requests (drawn from the model as first
+   * read), and what counts the pairs of each request judged into the operation's tally.
+   */
+  readonly covering: { readonly values: readonly GeneratedRequest[]; readonly judged: (index: number) => void };
   /**
    * Sends a generated request as explore_search and explore_metadata judge it (resolved against the model),
    * ahead of the judge; one with wrong credentials is explore_pages' to judge, and is not sent.
@@ -40,11 +46,17 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
       ? [...missingKeys(header, undefined, context.seed), ...(context.apiKey ? wrongKeys(context.apiKey, context.seed, 8) : [])]
       : [];
     state = context.listing().then((listing) => {
+      const model = createListingModel(listing);
+      const { requests, pairs } = coveringSet(model, context.parameters, context.seed);
+      context.pairs.expect(pairs);
+      const send = createQueryMemo(context);
       const live = {
-        model: createListingModel(listing),
-        reference: createReferencePages(context),
-        send: createQueryMemo(context),
+        model,
+        // The reference pages go through the same memo: a generated request may be one of them.
+        reference: createReferencePages(context, send),
+        send,
         wrong,
+        covering: { values: requests.map((r) => r.request), judged: (i: number) => context.pairs.judged(requests[i]!.classes) },
         sendAhead: async (generated: GeneratedRequest) =>
           generated.credentials === undefined && live.send(resolveRequest(generated, live.model, context.parameters).query),
         async resync(prefetch?: () => Promise<unknown>) {
@@ -53,11 +65,11 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
           // read all at once, else its last pages come from a later moment than the rest.
           const ahead = Math.min(listing.maxPages, Math.floor(live.model.records.length / listing.size) + 2);
           // The requests and reference pages start afresh either way: one of them may be what went stale.
-          live.reference = createReferencePages(context);
           live.send = createQueryMemo(context);
+          live.reference = createReferencePages(context, live.send);
           const [fresh] = await Promise.all([
             readListing(
-              (n, s) => context.send(pageQuery(context, n, s)),
+              (n, s) => context.send(pageQuery(context, n, s), { priority: 1 }),
               firstPage(context.parameters),
               listing.size,
               listing.maxPages,

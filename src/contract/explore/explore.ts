@@ -16,7 +16,7 @@ export type Judgement =
 const MAX_SHRINKS = 120;
 
 /**
- * Sends `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the
+ * Judges the covering values, then sends `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the
  * first failure is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with
  * the seed that replays it. No evidence when no generated request got an answer that could be judged;
  * `beyond()` when every one needed what lies beyond the pages --max-pages lets the kit read.
@@ -30,6 +30,11 @@ export async function explore<T>(
     readonly resync?: (prefetch?: () => Promise<unknown>) => Promise<boolean>;
     /** Sends the requests the judge of `value` will make (into the caches it reads), all at once. */
     readonly prefetch?: (value: T) => Promise<unknown>;
+    /**
+     * Values judged before the generated ones, whatever --examples (a covering set); `judged(i)` is told of each
+     * that got an answer to judge.
+     */
+    readonly covering?: { readonly values: readonly T[]; readonly judged?: (index: number) => void };
   } = {},
 ): Promise<Finding[] | Skip> {
   let judged = 0;
@@ -54,19 +59,18 @@ export async function explore<T>(
   const generated = fc.limitShrink(arbitrary, MAX_SHRINKS);
   // With room for requests in flight, what the next requests need is sent ahead, two concurrencies' worth
   // (a run that fails early wastes little): the same seed gives fc.sample the values fc.check then judges, in order.
-  const ahead = context.concurrency > 1 && options.prefetch ? fc.sample(generated, { seed: context.seed, numRuns: context.examples }) : [];
+  const covering = options.covering?.values ?? [];
+  const ahead =
+    context.concurrency > 1 && options.prefetch
+      ? [...covering, ...fc.sample(generated, { seed: context.seed, numRuns: context.examples })]
+      : [];
   let next = 0;
   const sendAhead = (upTo: number) => {
     for (; next < Math.min(upTo, ahead.length); next += 1) options.prefetch!(ahead[next]!).catch(() => undefined);
   };
   let tried = 0;
-  const property = fc.asyncProperty(generated, async (value) => {
-    // Not once a failure was seen: what follows are shrinking's candidates, not the values sampled.
-    if (!failure) {
-      tried += 1;
-      sendAhead(tried + 2 * context.concurrency);
-    }
-    const judgement = await judgeFresh(value);
+  /** Counts a judgement: true when the value passed or could not be judged, false when it failed (`failure`). */
+  const tally = (judgement: Judgement): boolean => {
     if (judgement.kind === 'unusable') {
       unusable.push(judgement.exchange);
       return true;
@@ -77,9 +81,26 @@ export async function explore<T>(
     }
     judged += 1;
     if (judgement.kind === 'pass') return true;
-    // The last failure seen is the shrunk counterexample's: shrinking stops on the last candidate that failed.
     failure = judgement.finding;
     return false;
+  };
+  for (const [i, value] of covering.entries()) {
+    tried += 1;
+    sendAhead(tried + 2 * context.concurrency);
+    const judgement = await judgeFresh(value);
+    if (judgement.kind === 'pass' || judgement.kind === 'fail') options.covering?.judged?.(i);
+    // Already among the plainest requests of its pair: reported as it is, not shrunk.
+    if (!tally(judgement))
+      return [{ ...failure!, message: `${failure!.message} (covering request ${i + 1} of ${covering.length})`, seed: context.seed }];
+  }
+  const property = fc.asyncProperty(generated, async (value) => {
+    // Not once a failure was seen: what follows are shrinking's candidates, not the values sampled.
+    if (!failure) {
+      tried += 1;
+      sendAhead(tried + 2 * context.concurrency);
+    }
+    // The last failure seen is the shrunk counterexample's: shrinking stops on the last candidate that failed.
+    return tally(await judgeFresh(value));
   });
   const details = await fc.check(property, { seed: context.seed, numRuns: context.examples });
   if (details.failed && failure) {
@@ -89,7 +110,9 @@ export async function explore<T>(
   if (details.failed && details.errorInstance) throw details.errorInstance;
   if (judged === 0 && unknown > 0 && options.beyond) return options.beyond();
   if (judged === 0)
-    return noEvidence(`none of ${context.examples} generated requests got an answer to judge: ${describeAnswers(unusable)}`);
+    return noEvidence(
+      `none of ${covering.length + context.examples} generated requests got an answer to judge: ${describeAnswers(unusable)}`,
+    );
   return [];
 }
 

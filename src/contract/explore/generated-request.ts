@@ -46,17 +46,18 @@ const recase = (text: string, mask: number) =>
   [...text].map((c, i) => ((mask >> (i % 31)) & 1 || i === 0 ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join('');
 
 /**
- * Terms drawn from the model: whole values, fragments of them, either in other letter case, a term no
- * record can contain (high entropy, never shrunk: a shrunk one might occur), a hazard term (SQL wildcards,
- * regex, literals...: see hazard-terms.ts), and the empty term.
+ * Terms drawn from the model, by kind: whole values, fragments of them, either in other letter case, a
+ * term no record can contain (high entropy, never shrunk: a shrunk one might occur), a hazard term (SQL
+ * wildcards, regex, literals...: see hazard-terms.ts), and the empty term. Kinds drawn from the records'
+ * values are absent when the model holds none.
  */
-export function termArbitrary(model: ListingModel): fc.Arbitrary<Term> {
+export function termArbitraries(model: ListingModel): Partial<Record<TermKind, fc.Arbitrary<Term>>> {
   const absent = fc
     .noShrink(fc.string({ unit: fc.constantFrom(...NO_MATCH_ALPHABET), minLength: 20, maxLength: 20 }))
     .map((s): Term => ({ kind: 'absent-term', text: `zq${s}` }));
   const empty = fc.constant<Term>({ kind: 'empty', text: '' });
   const hazard = fc.constantFrom(...hazardTerms()).map(({ term }): Term => ({ kind: 'hazard', text: term }));
-  if (model.values.length === 0) return fc.oneof(absent, hazard, empty);
+  if (model.values.length === 0) return { 'absent-term': absent, hazard, empty };
   const value = fc.nat({ max: model.values.length - 1 }).map((i) => model.values[i]!);
   const whole = value.map((text): Term => ({ kind: 'whole', text }));
   const fragment = fc
@@ -69,31 +70,43 @@ export function termArbitrary(model: ListingModel): fc.Arbitrary<Term> {
   const recased = fc
     .tuple(fc.oneof(whole, fragment), fc.nat())
     .map(([term, mask]): Term => ({ kind: 'recased', text: recase(term.text, mask) }));
-  return fc.oneof(
-    { arbitrary: whole, weight: 3 },
-    { arbitrary: fragment, weight: 3 },
-    { arbitrary: recased, weight: 2 },
-    { arbitrary: absent, weight: 1 },
-    { arbitrary: hazard, weight: 1 },
-    { arbitrary: empty, weight: 1 },
-  );
+  return { whole, fragment, recased, 'absent-term': absent, hazard, empty };
 }
 
-/** Page positions: first, middle, last, just past the end, and far past it up to 2^53 - 1. */
-export const pageArbitrary: fc.Arbitrary<PagePosition> = fc.oneof(
-  fc.constant<PagePosition>({ at: 'first' }),
-  fc.double({ min: 0, max: 1, noNaN: true }).map((fraction): PagePosition => ({ at: 'middle', fraction })),
-  fc.constant<PagePosition>({ at: 'last' }),
-  fc.constant<PagePosition>({ at: 'past' }),
-  fc
+/** How often each kind of term is drawn: mostly terms that find records, where the slice rules bite. */
+const TERM_WEIGHTS: Record<TermKind, number> = { whole: 3, fragment: 3, recased: 2, 'absent-term': 1, hazard: 1, empty: 1 };
+
+/** A term of any kind ({@link termArbitraries}), weighted towards terms that find records. */
+export function termArbitrary(model: ListingModel): fc.Arbitrary<Term> {
+  const kinds = Object.entries(termArbitraries(model)) as [TermKind, fc.Arbitrary<Term>][];
+  return fc.oneof(...kinds.map(([kind, arbitrary]) => ({ arbitrary, weight: TERM_WEIGHTS[kind] })));
+}
+
+/** Page positions by class: first, middle, last, just past the end, and far past it up to 2^53 - 1. */
+export const PAGE_POSITIONS: Readonly<Record<PagePosition['at'], fc.Arbitrary<PagePosition>>> = {
+  first: fc.constant<PagePosition>({ at: 'first' }),
+  middle: fc.double({ min: 0, max: 1, noNaN: true }).map((fraction): PagePosition => ({ at: 'middle', fraction })),
+  last: fc.constant<PagePosition>({ at: 'last' }),
+  past: fc.constant<PagePosition>({ at: 'past' }),
+  far: fc
     .oneof(fc.integer({ min: 2, max: 2 ** 31 - 1 }), fc.constant(Number.MAX_SAFE_INTEGER))
     .map((page): PagePosition => ({ at: 'far', page })),
-);
+};
+
+/** A page position of any class. */
+export const pageArbitrary: fc.Arbitrary<PagePosition> = fc.oneof(...Object.values(PAGE_POSITIONS));
+
+/** The page sizes the spec allows (1..100 where it states no bound). */
+export function pageSizeRange({ pageSize }: ListingParameters): { readonly min: number; readonly max: number } {
+  return {
+    min: typeof pageSize.schema.minimum === 'number' ? pageSize.schema.minimum : 1,
+    max: typeof pageSize.schema.maximum === 'number' ? pageSize.schema.maximum : 100,
+  };
+}
 
 /** Generated requests over the spec's page-size range, each part present or not. */
 export function requestArbitrary(model: ListingModel, parameters: ListingParameters, credentials = 0): fc.Arbitrary<GeneratedRequest> {
-  const min = typeof parameters.pageSize.schema.minimum === 'number' ? parameters.pageSize.schema.minimum : 1;
-  const max = typeof parameters.pageSize.schema.maximum === 'number' ? parameters.pageSize.schema.maximum : 100;
+  const { min, max } = pageSizeRange(parameters);
   const size = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max));
   // Absent first, so a failure shrinks towards the plainest request; present more often, so most requests
   // pin a page and size (where the slice rules bite) and a good share search nothing (full pages).

@@ -21,34 +21,24 @@ export type Whole =
   | { readonly unusable: Exchange };
 
 /**
- * What the explorations keep to replay, per operation ({@link createReplayCache}): the first answers (pages,
- * or generated requests), enough that a default run sends nothing twice, then the latest; and the latest
- * whole answers for a term. Few enough that memory does not grow with --examples.
+ * What the explorations keep to replay, per operation ({@link createReplayCache}): the first answers (reference
+ * pages and generated requests, the covering set's among them), enough that a default run sends nothing twice,
+ * then the latest; and the latest whole answers for a term. Few enough that memory does not grow with --examples.
  */
-const KEPT = { first: 256, recent: 64, wholes: 32 } as const;
+const KEPT = { first: 512, recent: 64, wholes: 32 } as const;
 
 /**
- * The target's own result set for a search term, read at the largest page size and cached: the
- * reference a page of any other size must be a slice of. That is the stated rule (page p of size s holds
- * results (p-1)s .. ps-1), whatever the matching rule or order, which are assumptions judged elsewhere.
+ * The target's own result set for a search term, read at the largest page size through `send` (which keeps
+ * what it sent): the reference a page of any other size must be a slice of. That is the stated rule (page p
+ * of size s holds results (p-1)s .. ps-1), whatever the matching rule or order, which are assumptions judged
+ * elsewhere.
  */
-export function createReferencePages(context: OperationContext) {
+export function createReferencePages(context: OperationContext, send: (query: Record<string, string>) => Promise<Exchange>) {
   const { page, pageSize, search } = context.parameters;
   const max = largestPageSize(context.parameters);
-  const pages = createReplayCache<Promise<Exchange>>(KEPT.first, KEPT.recent);
-  const fetchPage = (term: string | undefined, n: number) => {
-    const key = `${term ?? '\u0000'}|${n}`;
-    let exchange = pages.get(key);
-    if (!exchange) {
-      exchange = context.send({
-        ...(term === undefined ? {} : { [search.name]: term }),
-        [page.name]: String(n),
-        [pageSize.name]: String(max),
-      });
-      pages.set(key, exchange);
-    }
-    return exchange;
-  };
+  // Kept (and sent once) by `send`, the exploration's memo: a generated request may ask for the same page.
+  const fetchPage = (term: string | undefined, n: number) =>
+    send({ ...(term === undefined ? {} : { [search.name]: term }), [page.name]: String(n), [pageSize.name]: String(max) });
   const wholes = new LRUCache<string, Promise<Whole>>({ max: KEPT.wholes });
   // A slice of at most `max` records spans at most two reference pages; counted, not compared, since past
   // 2^53 (pages far past the end) n + 1 === n.

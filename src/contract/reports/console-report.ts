@@ -67,6 +67,11 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
     lines.push(
       `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
     );
+    const covered = (report.coverage ?? []).filter((c) => c.pairs);
+    if (covered.length > 0)
+      lines.push(
+        `pairs of parameter classes covered: ${covered.map((c) => `${c.operationId} ${c.pairs!.covered} of ${c.pairs!.total}`).join(', ')}`,
+      );
   }
   lines.push(verdictLine(report));
   return redact(lines.join('\n'), secrets);
