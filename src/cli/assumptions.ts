@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { assumptionsTable, withAssumptionsTable } from '../spec/assumptions-table.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, parseOptions } from './cli-error.ts';
+import { systemError } from '../system-error.ts';
 
 /** Help of `tempmon assumptions`. */
 export const ASSUMPTIONS_HELP = `Usage: tempmon assumptions [options]
@@ -29,7 +30,7 @@ export function assumptionsCommand(args: readonly string[], log: (line: string) 
   try {
     readme = readFileSync(values.readme, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read ${values.readme}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new CliError(`cannot read ${values.readme}: ${systemError(error)}`);
   }
   try {
     writeFileSync(values.readme, withAssumptionsTable(readme, document));

@@ -15,8 +15,17 @@ export type OptionValues<T extends Options> = ReturnType<typeof parseArgs<{ opti
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 export function parseOptions<T extends Options>(command: string, args: readonly string[], options: T): OptionValues<T> {
+  // `--seed -1`: a negative number after an option that takes a value is that value, so its own check can say
+  // what is wrong with it (parseArgs would take -1 for an option, and say only that --seed has no value).
+  const joined: string[] = [];
+  for (const arg of args) {
+    const previous = joined.at(-1);
+    const takesValue = previous?.startsWith('--') && !previous.includes('=') && options[previous.slice(2)]?.type === 'string';
+    if (takesValue && /^-\d/.test(arg)) joined[joined.length - 1] = `${previous}=${arg}`;
+    else joined.push(arg);
+  }
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: joined, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     const option = /'(-[^' ]+)/.exec(message)?.[1] ?? '';

@@ -12,6 +12,7 @@ import { createExchangeRecorder } from './exchange-recorder.ts';
 import { createOperationContext } from './operation-context.ts';
 import { createResponseJudge } from './response-judge.ts';
 import { ContractSetupError, type CheckOutcome, type ContractReport, type Exchange, type Failure, type ListingCoverage } from './types.ts';
+import { requireDocument } from '../spec/require-document.ts';
 
 export type { ContractOptions } from './contract-options.ts';
 
@@ -31,6 +32,7 @@ export const CONTRACT_DEFAULTS = {
  * cannot be reached, refuses the key, or answers 404 to every listing.
  */
 export async function runContract(options: ContractOptions): Promise<ContractReport> {
+  requireDocument(options.document, 'runContract({ document })');
   const checks = selectChecks(options.checks);
   if (options.checks && options.maxResponseTimeMs === undefined && options.checks.includes('max_response_time')) {
     throw new ContractSetupError('--checks max_response_time needs --max-response-time MS');

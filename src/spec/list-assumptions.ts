@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { requireDocument } from './require-document.ts';
 
 /** A decision the spec takes where the interface document is silent. */
 export interface Assumption {
@@ -10,6 +11,7 @@ export interface Assumption {
 
 /** Every `x-assumed` in the document, in document order. */
 export function listAssumptions(document: OpenAPIObject): Assumption[] {
+  requireDocument(document, 'listAssumptions');
   const found: Assumption[] = [];
   const walk = (node: unknown, pointer: string): void => {
     if (typeof node !== 'object' || node === null) return;

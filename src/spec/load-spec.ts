@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { systemError } from '../system-error.ts';
 
 /**
  * A file of the kit, by its path from the repository's root. Where modules have no file URL (a bundle on
@@ -59,7 +60,7 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): LoadedSpec {
   try {
     source = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SpecError(`cannot read spec ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new SpecError(`cannot read spec ${path}: ${systemError(error)}`);
   }
   let document: unknown;
   try {

@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { requireDocument } from './require-document.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -37,6 +38,7 @@ const DOCUMENT_ID = 'tempmon:openapi';
  * uri-reference) are checked, since they are part of the contract.
  */
 export function createSchemaValidator(document: OpenAPIObject): SchemaValidator {
+  requireDocument(document, 'createSchemaValidator');
   // strict: false because OpenAPI adds keywords (example, x-assumed...) that JSON Schema does not know.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);

@@ -43,6 +43,23 @@ describe('the public entry', () => {
     expect(entry.REFERENCE_DATE.toISOString()).toBe('2026-11-01T06:00:00.000Z');
   });
 
+  it('refuses what is not an OpenAPI document with a TypeError that says what to pass, where it took one', async () => {
+    const loaded = entry.loadSpec();
+    const wrong = loaded as unknown as Parameters<typeof entry.generateDataset>[0];
+    const hint = /takes the OpenAPI document, not what loadSpec\(\) returns: pass loadSpec\(\)\.document/;
+    expect(() => entry.generateDataset(wrong, { seed: 7 })).toThrow(hint);
+    expect(() => entry.createRecordFactory(wrong, 7)).toThrow(hint);
+    expect(() => entry.createSchemaValidator(wrong)).toThrow(hint);
+    expect(() => entry.listAssumptions(wrong)).toThrow(hint);
+    await expect(entry.runContract({ target: 'http://127.0.0.1:9', document: wrong })).rejects.toThrow(hint);
+    expect(() => entry.generateDataset({ paths: {} } as never)).toThrow(/got an object without "openapi" \(keys: paths\)/);
+    // The document itself is what they take.
+    expect(entry.generateDataset(loaded.document, { seed: 7, counts: { alerts: 2, sensors: 1 } })).toMatchObject({
+      alerts: [expect.any(Object), expect.any(Object)],
+      sensors: [expect.any(Object)],
+    });
+  });
+
   it('serves a mock with node:http through nodeListener (createServer takes it as it is)', async () => {
     const server = createServer(entry.nodeListener(entry.createMock({ spec, dataset: { seed: 3, counts: { alerts: 4, sensors: 2 } } })));
     server.listen(0, '127.0.0.1');

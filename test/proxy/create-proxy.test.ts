@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,8 +65,15 @@ describe('tempmon proxy', () => {
 
   it('answers 502 when the target is down and 504 when it is too slow', async () => {
     const lines: string[] = [];
-    const down = await createProxy({ target: 'http://127.0.0.1:9', spec, log: (l) => lines.push(l) });
+    // A target that takes the connection and drops it at once: down, over real TCP, on a port of our own (a port
+    // merely hoped to be closed may be filtered instead, and the request then waits for the timeout).
+    const dropping = createServer((socket) => socket.destroy());
+    dropping.listen(0, '127.0.0.1');
+    await once(dropping, 'listening');
+    const { port } = dropping.address() as AddressInfo;
+    const down = await createProxy({ target: `http://127.0.0.1:${port}`, spec, log: (l) => lines.push(l) });
     const refused = await down.app.request('/alert', { headers });
+    dropping.close();
     expect(refused.status).toBe(502);
     expect(await refused.json()).toMatchObject({ status: 502, title: 'Bad Gateway' });
     const never = (request: Request) =>
