@@ -17,6 +17,8 @@ function newest(dir) {
 const sources = ['src', 'spec', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) => join(root, p));
 const stale = !existsSync(stamp) || sources.some((p) => existsSync(p) && newest(p) > statSync(stamp).mtimeMs);
 if (stale) {
+  // A rebuild takes a few seconds: say why nothing else shows meanwhile.
+  console.error('tempmon: the sources changed since the last build; rebuilding dist/ first (a few seconds)...');
   const npm = process.env.npm_execpath;
   const result = npm
     ? spawnSync(process.execPath, [npm, 'run', '-s', 'build'], { cwd: root, stdio: 'inherit' })

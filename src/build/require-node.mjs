@@ -1,5 +1,6 @@
-// Run before our npm scripts (no TypeScript, no dependencies: it must work on any Node): says clearly
-// when this Node is outside the range package.json supports, instead of failing obscurely later.
+// Run before our npm scripts, and imported first by the CLI (dist/cli/main.js): no TypeScript, no dependencies,
+// so it works on any Node. Says clearly when this Node is outside the range package.json supports, and exits 2
+// (could not run), instead of failing obscurely later.
 import { readFileSync } from 'node:fs';
 
 const { engines } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -19,5 +20,5 @@ if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
       'See README.md, "Node".',
     ].join('\n'),
   );
-  process.exit(1);
+  process.exit(2);
 }

@@ -7,6 +7,7 @@ import { createDatasetStore } from '../server/dataset-store.ts';
 import { SYNC_INDEX_LIMIT } from '../server/generated-store.ts';
 import { nodeListener } from '../server/node-listener.ts';
 import { loadSpec } from '../spec/load-spec.ts';
+import { listProbes } from '../spec/probe-operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { datasetCli } from './dataset-options.ts';
 import { CliError, cliFail, integerOption, parseOptions } from './cli-error.ts';
@@ -16,6 +17,7 @@ import { listen } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
 import { scenarioOptions, describeScenarios } from './scenario-options.ts';
 import { watchDataFile } from './watch-data-file.ts';
+import { followSearchReadiness } from './search-readiness.ts';
 
 /** Help of `tempmon serve`, with a count option per listing of the spec (see datasetCli). */
 export const serveHelp = (datasetHelp: string): string => `Usage: tempmon serve [options]
@@ -109,11 +111,19 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   );
   if (watcher) log(`  watching ${values.data as string} for changes`);
   const records = sizes.reduce((sum, [, n]) => sum + n, 0);
+  // A large dataset's search index is built in the background: say so, and when it is ready.
+  const readiness = listProbes(spec.document).find((probe) => probe.kind === 'readiness');
+  let following: (() => void) | undefined;
+  if (readiness && (await mock.app.request(readiness.path)).status !== 200) {
+    log(`  search: indexing in the background; searches answer 503 until it is ready (${readiness.path} shows how far)`);
+    following = followSearchReadiness(mock.app, readiness.path, records, logFormatOption(values['log-format']), log);
+  }
   return {
     url,
     /** Whether it serves more records than are indexed on the first search (see SYNC_INDEX_LIMIT). */
     large: records > SYNC_INDEX_LIMIT,
     close: () => {
+      following?.();
       watcher?.close();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },

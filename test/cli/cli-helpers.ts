@@ -138,7 +138,7 @@ export function expectOneLineExit2(result: CliResult, message: string): void {
 
 /**
  * Runs a command function in this process and returns the error it fails with, checked to be one
- * that src/cli/main.ts prints as one line with exit code 2 (a CliError, DataFileError, SpecError or
+ * that src/cli/run-cli.ts prints as one line with exit code 2 (a CliError, DataFileError, SpecError or
  * ContractSetupError; the processes of the tests above prove that mapping).
  */
 export async function usageError(command: () => unknown): Promise<Error> {

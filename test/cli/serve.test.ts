@@ -1,10 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fixturesCommand } from '../../src/cli/fixtures.ts';
 import { serveCommand } from '../../src/cli/serve.ts';
-import { expectOneLineExit2, runCli, startInProcess, startServe, usageError } from './cli-helpers.ts';
+import { MAIN, expectOneLineExit2, runCli, startInProcess, startServe, usageError } from './cli-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tempmon-cli-'));
 const KEY = { 'x-api-key': 'tempmon-dev-key' };
@@ -37,18 +39,73 @@ describe('tempmon serve, the built CLI', () => {
   it('reports a usage error, a bad data file and an unknown command as one line, exit code 2', async () => {
     const bad = join(dir, 'bad-for-cli.json');
     writeFileSync(bad, JSON.stringify({ sensors: [{ battery_level: 'full' }] }));
-    const [option, data, command] = await Promise.all([
+    const [option, data, command, typo, missing, negative] = await Promise.all([
       runCli(['serve', '--bogus']),
       runCli(['serve', '--data', bad]),
       runCli(['frobnicate']),
+      runCli(['--verison']),
+      runCli(['serve', '--data', join(dir, 'no-such-file.json')]),
+      runCli(['serve', '--seed', '-1']),
     ]);
     expectOneLineExit2(option, 'unknown option --bogus (see tempmon serve --help)');
     expectOneLineExit2(data, 'bad-for-cli.json: sensors[0].battery_level must be integer');
-    expectOneLineExit2(command, 'unknown command "frobnicate"');
+    expectOneLineExit2(command, 'unknown command "frobnicate" (see tempmon --help)');
+    // Words, not codes: the closest command, the system's wording of ENOENT, what is wrong with -1.
+    expectOneLineExit2(typo, 'unknown command "--verison"; did you mean --version?');
+    expectOneLineExit2(missing, 'no-such-file.json: cannot read data file (no such file or directory)');
+    expectOneLineExit2(negative, '--seed must be an integer from 0 to');
+    expect(negative.stderr).toContain('got "-1"');
+  });
+
+  it("stops at once on a Node older than package.json supports, with the npm scripts' message (exit 2)", async (context) => {
+    // The machine's own Node, when it is an old one (Debian's 20 here); CI puts the supported ones first on PATH.
+    const old = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => {
+      const found = spawnSync(path, ['--version'], { encoding: 'utf8' });
+      return found.status === 0 && Number(/^v(\d+)/.exec(found.stdout)?.[1]) < 24;
+    });
+    if (!old) return context.skip('no Node older than 24 on this machine');
+    const run = spawnSync(old, [MAIN, '--version'], { encoding: 'utf8' });
+    const script = spawnSync(old, [fileURLToPath(new URL('../../src/build/require-node.mjs', import.meta.url))], { encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^tempmon-kit needs Node >=24\.18\.0; this is Node \d+\./);
+    expect(script.status).toBe(2);
+    expect(run.stderr).toBe(script.stderr);
   });
 });
 
 describe('tempmon serve', () => {
+  it.each(['compact', 'json'])(
+    'says a large dataset is indexed in the background, then one line when search is ready (--quiet, --log-format %s)',
+    async (format) => {
+      // Past SYNC_INDEX_LIMIT (50,000 records): searches wait for the background build.
+      const { url, output, waitFor } = await startInProcess(serveCommand, [
+        '--alerts',
+        '60000',
+        '--sensors',
+        '0',
+        '--quiet',
+        '--log-format',
+        format,
+      ]);
+      expect(output()).toContain('  search: indexing in the background; searches answer 503 until it is ready (/readyz shows how far)');
+      await waitFor(/search ready/, 120_000);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      const line = output()
+        .split('\n')
+        .find((l) => l.includes('search ready'))!;
+      if (format === 'compact') expect(line).toMatch(/^ {2}search ready: 60,000 records indexed in \d+\.\d s$/);
+      else
+        expect(JSON.parse(line)).toMatchObject({
+          level: 30,
+          msg: expect.stringMatching(/^search ready: 60,000 records indexed in/),
+          event: 'search-ready',
+          records: 60_000,
+        });
+    },
+    150_000,
+  );
+
   it('takes --seed, counts and --api-key, and never prints a key it was given', async () => {
     const { url, output } = await startInProcess(serveCommand, [
       '--seed',
