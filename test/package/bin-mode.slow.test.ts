@@ -35,13 +35,13 @@ describe('the tempmon bin', () => {
   it('is executable after every build, and npx runs it, in a fresh clone where npx ran before', () => {
     freshClone();
     run('npm', ['run', '-s', 'build']);
-    expect(run('npx', ['--no', 'tempmon', '--version']).trim()).toBe(version);
+    expect(run('npx', ['--no', '--', 'tempmon', '--version']).trim()).toBe(version);
 
     freshClone();
     rmSync(join(clone, 'dist'), { recursive: true, force: true });
     run('npm', ['run', '-s', 'build']);
     const mode = statSync(join(clone, 'dist/cli/main.js')).mode & 0o777;
     expect(mode.toString(8)).toBe('755');
-    expect(run('npx', ['--no', 'tempmon', '--version']).trim()).toBe(version);
+    expect(run('npx', ['--no', '--', 'tempmon', '--version']).trim()).toBe(version);
   }, 300_000);
 });
