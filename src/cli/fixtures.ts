@@ -1,6 +1,10 @@
-import { writeFileSync } from 'node:fs';
-import { generateDataset } from '../fixtures/generate-dataset.ts';
-import { serializeDataset } from '../fixtures/serialize-dataset.ts';
+import { once } from 'node:events';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { datasetChunks } from '../fixtures/dataset-chunks.ts';
+import type { DatasetOptions } from '../fixtures/generate-dataset.ts';
+import { MAX_DATA_FILE_BYTES } from '../fixtures/read-data-text.ts';
+import { systemError } from '../system-error.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, parseOptions } from './cli-error.ts';
 import { countsOf } from '../fixtures/collections.ts';
@@ -17,8 +21,28 @@ ${datasetHelp}
   --out FILE            write to FILE instead of standard output
   -h, --help            show this help`;
 
-/** Runs `tempmon fixtures`. */
-export function fixturesCommand(args: readonly string[], log: (line: string) => void = console.log): void {
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** About how many bytes the data file will have, from the first records of each collection (a few hundred). */
+function estimatedBytes(document: OpenAPIObject, options: DatasetOptions): number {
+  const counts = countsOf(document, options.counts);
+  const keys = Object.keys(counts);
+  const none = Object.fromEntries(keys.map((key) => [key, 0]));
+  const bytes = (sample: Record<string, number>) => [...datasetChunks(document, { ...options, counts: sample })].join('').length;
+  const empty = bytes(none);
+  return keys.reduce((total, key) => {
+    const n = Math.min(counts[key]!, SAMPLE);
+    return n === 0 ? total : total + ((bytes({ ...none, [key]: n }) - empty) / n) * counts[key]!;
+  }, empty);
+}
+const SAMPLE = 300;
+
+/** Runs `tempmon fixtures`: the file is written as it is generated, in flat memory whatever its size. */
+export async function fixturesCommand(
+  args: readonly string[],
+  log: (line: string) => void = console.log,
+  warn: (line: string) => void = console.error,
+): Promise<void> {
   const { document } = loadSpec();
   const dataset = datasetCli(document);
   const values = parseOptions('fixtures', args, {
@@ -31,16 +55,31 @@ export function fixturesCommand(args: readonly string[], log: (line: string) => 
     return;
   }
   const options = dataset.read(values);
-  const text = serializeDataset(generateDataset(document, options));
+  const counts = Object.entries(countsOf(document, options.counts));
+  const described = `seed ${options.seed}: ${counts.map(([key, n]) => `${n} ${key}`).join(', ')}`;
+  // What serve --data would refuse is said before the wait, with what serves the same records without a file.
+  const instead = `tempmon serve --seed ${options.seed} ${counts.map(([key, n]) => `--${key} ${n}`).join(' ')} serves the same records without a file`;
+  const estimate = estimatedBytes(document, options);
+  if (estimate > MAX_DATA_FILE_BYTES)
+    warn(
+      `tempmon: note: this data file will be about ${mib(estimate)}, over the ${mib(MAX_DATA_FILE_BYTES)} serve --data reads; ${instead}`,
+    );
   if (typeof values.out !== 'string') {
-    process.stdout.write(text);
+    for (const chunk of datasetChunks(document, options)) if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
     return;
   }
+  let written = 0;
   try {
-    writeFileSync(values.out, text);
+    const fd = openSync(values.out, 'w');
+    try {
+      for (const chunk of datasetChunks(document, options)) written += writeSync(fd, chunk);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
-    throw new CliError(`cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new CliError(`cannot write ${values.out}: ${systemError(error)}`);
   }
-  const counts = Object.entries(countsOf(document, options.counts)).map(([key, n]) => `${n} ${key}`);
-  log(`wrote ${values.out} (seed ${options.seed}: ${counts.join(', ')})`);
+  log(`wrote ${values.out} (${mib(written)}; ${described})`);
+  if (written > MAX_DATA_FILE_BYTES && estimate <= MAX_DATA_FILE_BYTES)
+    warn(`tempmon: note: ${values.out} is over the ${mib(MAX_DATA_FILE_BYTES)} serve --data reads; ${instead}`);
 }

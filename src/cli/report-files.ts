@@ -6,6 +6,7 @@ import { junitReport } from '../contract/reports/junit-report.ts';
 import type { Secrets } from '../secrets/redact.ts';
 import type { ContractReport } from '../contract/types.ts';
 import { CliError } from './cli-error.ts';
+import { systemError } from '../system-error.ts';
 
 /** The report files a contract run was asked to write. */
 export interface ReportPaths {
@@ -23,7 +24,7 @@ function assertWritable(option: string, path: string): void {
     accessSync(dirname(full), constants.W_OK);
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`--${option} ${path} cannot be written: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new CliError(`--${option} ${path} cannot be written: ${systemError(error)}`);
   }
 }
 
@@ -56,7 +57,7 @@ function writersFor(paths: ReportPaths, secrets: Secrets) {
     try {
       writeFileSync(path, text);
     } catch (error) {
-      throw new CliError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new CliError(`cannot write ${path}: ${systemError(error)}`);
     }
   };
   return {

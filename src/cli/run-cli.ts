@@ -58,7 +58,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     case 'fixtures':
-      (await import('./fixtures.ts')).fixturesCommand(args);
+      await (await import('./fixtures.ts')).fixturesCommand(args);
       return 0;
     case 'contract':
       return (await import('./contract.ts')).contractCommand(args);

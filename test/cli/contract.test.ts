@@ -193,7 +193,7 @@ describe('tempmon contract', () => {
     const error = await usageError(() =>
       contract(['--target', 'http://127.0.0.1:1', '--junit', join(dir, 'no-such-dir', 'x.xml'), '--json', json]),
     );
-    expect(error.message).toMatch(/--junit .*x\.xml cannot be written: ENOENT/);
+    expect(error.message).toMatch(/--junit .*x\.xml cannot be written: no such file or directory/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; reason: string };
     expect(report).toMatchObject({ verdict: 'could not run' });
     expect(report.reason).toMatch(/--junit/);

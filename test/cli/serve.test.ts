@@ -130,7 +130,7 @@ describe('tempmon serve', () => {
 
   it('serves a data file', async () => {
     const file = join(dir, 'data.json');
-    writeFixtures(file, '--seed', '3', '--alerts', '2', '--sensors', '0');
+    await writeFixtures(file, '--seed', '3', '--alerts', '2', '--sensors', '0');
     const { url, output } = await startInProcess(serveCommand, ['--data', file]);
     expect(output()).toContain(`data: ${file} (2 alerts, 0 sensors)`);
     const body = await (await fetch(`${url}/alert`, { headers: KEY })).json();
@@ -139,12 +139,12 @@ describe('tempmon serve', () => {
 
   it('with --watch, reloads the data file on change and keeps the last good data after a bad edit', async () => {
     const file = join(dir, 'watched.json');
-    writeFixtures(file, '--seed', '3', '--alerts', '2', '--sensors', '1');
+    await writeFixtures(file, '--seed', '3', '--alerts', '2', '--sensors', '1');
     const { url, output, waitFor } = await startInProcess(serveCommand, ['--data', file, '--watch', '--quiet']);
     const count = async () => ((await (await fetch(`${url}/alert`, { headers: KEY })).json()) as unknown[]).length;
     expect(await count()).toBe(2);
 
-    writeFixtures(file, '--seed', '3', '--alerts', '5', '--sensors', '1');
+    await writeFixtures(file, '--seed', '3', '--alerts', '5', '--sensors', '1');
     await waitFor(`reloaded ${file} (5 alerts, 1 sensors)`);
     expect(await count()).toBe(5);
 
@@ -170,13 +170,39 @@ describe('tempmon serve', () => {
     }
   });
 
-  it('prints the same fixtures bytes each time', () => {
+  it('prints the same fixtures bytes each time', async () => {
     const a = join(dir, 'a.json');
     const b = join(dir, 'b.json');
-    writeFixtures(a, '--seed', '9', '--alerts', '3', '--sensors', '2');
-    writeFixtures(b, '--seed', '9', '--alerts', '3', '--sensors', '2');
+    await writeFixtures(a, '--seed', '9', '--alerts', '3', '--sensors', '2');
+    await writeFixtures(b, '--seed', '9', '--alerts', '3', '--sensors', '2');
     expect(JSON.parse(readFileSync(a, 'utf8')).alerts).toHaveLength(3);
     expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
+  });
+
+  it('says before writing when the file will be over what serve --data reads, and what serves it instead', async () => {
+    const notes: string[] = [];
+    const logged: string[] = [];
+    // Into a folder that does not exist: the estimate comes first, and nothing is written.
+    const error = await usageError(() =>
+      fixturesCommand(
+        ['--alerts', '200000', '--sensors', '200000', '--out', join(dir, 'none', 'big.json')],
+        (l) => logged.push(l),
+        (l) => notes.push(l),
+      ),
+    );
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^tempmon: note: this data file will be about 30\d\.\d MiB, over the 256\.0 MiB serve --data reads; /);
+    expect(notes[0]).toContain('tempmon serve --seed 1 --alerts 200000 --sensors 200000 serves the same records without a file');
+    expect(error.message).toMatch(/cannot write .*big\.json: no such file or directory/);
+    expect(logged).toEqual([]);
+    // A small file: no note, and the line says its size.
+    await fixturesCommand(
+      ['--alerts', '5', '--out', join(dir, 'small.json')],
+      (l) => logged.push(l),
+      (l) => notes.push(l),
+    );
+    expect(notes).toHaveLength(1);
+    expect(logged).toEqual([expect.stringMatching(/^wrote .*small\.json \(\d+\.\d MiB; seed 1: 5 alerts, 150 sensors\)$/)]);
   });
 });
 
@@ -188,13 +214,13 @@ describe('tempmon serve usage errors', () => {
     [['--bogus'], 'unknown option --bogus (see tempmon serve --help)'],
     [['--port'], 'option --port needs a value'],
     [['--port', '70000'], '--port must be an integer from 0 to 65535, got "70000"'],
-    [['--alerts', '-1'], 'option --alerts needs a value (write --alerts=-N'],
+    [['--alerts', '-1'], '--alerts must be an integer from 0 to'],
     [['--alerts=-1'], '--alerts must be an integer from 0 to 10000000, got "-1"'],
     [['--alerts', 'many'], '--alerts must be an integer from 0 to 10000000, got "many"'],
     [['--seed', '1.5'], '--seed must be an integer'],
     [['--api-key', ''], '--api-key must not be empty'],
     [['--data', bad, '--seed', '2'], '--data cannot be combined'],
-    [['--data', join(dir, 'none.json')], 'none.json: cannot read data file (ENOENT)'],
+    [['--data', join(dir, 'none.json')], 'none.json: cannot read data file (no such file or directory)'],
     [['--data', bad], 'bad.json: sensors[0].battery_level must be integer'],
     [['extra'], 'unexpected argument extra'],
     [['--latency', 'slow'], '--latency must be milliseconds (200) or a range (100-800)'],

@@ -142,6 +142,8 @@ export interface RunOptions {
   /** Kills the CLI after this long (a hang fails the test instead of stalling it). */
   readonly killAfterMs?: number;
   readonly measureRss?: boolean;
+  /** Another command of the CLI than `contract` (`fixtures`, to measure it alike). */
+  readonly command?: string;
 }
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy'];
@@ -164,7 +166,7 @@ const gnuTime = (() => {
 export function runContractCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   for (const name of PROXY_VARIABLES) delete env[name];
-  const command = [MAIN, 'contract', ...args];
+  const command = [MAIN, options.command ?? 'contract', ...args];
   const scratch = options.measureRss && gnuTime() ? mkdtempSync(join(tmpdir(), 'tempmon-rss-')) : undefined;
   const timeFile = scratch ? join(scratch, 'time.txt') : undefined;
   const child = timeFile

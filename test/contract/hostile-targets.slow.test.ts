@@ -398,8 +398,8 @@ describe('hostile targets, over real HTTP, against the built CLI', () => {
       const target = await listen(fromFetch(app.fetch));
       const run = await contract(target.url, ['--junit', '/nonexistent-dir/x.xml', ...SMALL], { reports: false });
       expect(run.status).toBe(2);
-      expect(run.stdout).toBe('COULD NOT RUN: --junit /nonexistent-dir/x.xml cannot be written: ENOENT\n');
-      expect(run.stderr).toBe('tempmon: --junit /nonexistent-dir/x.xml cannot be written: ENOENT\n');
+      expect(run.stdout).toBe('COULD NOT RUN: --junit /nonexistent-dir/x.xml cannot be written: no such file or directory\n');
+      expect(run.stderr).toBe('tempmon: --junit /nonexistent-dir/x.xml cannot be written: no such file or directory\n');
       expect(existsSync('/nonexistent-dir/x.xml')).toBe(false);
       expect(target.requests()).toBe(0);
       expectNoLeak(run);
