@@ -1,5 +1,5 @@
-// `npm run serve:workerd -- --port P`: the mock on workerd, locally, through `wrangler dev` (from the
-// project's node_modules, run by this Node), with the flags of the Bun and Deno entries: --port, --host,
+// `npm run serve:workerd -- --port P`: the mock on workerd, locally, through `wrangler dev` (from
+// toolchains/, see runtime-tool.mjs, run by this Node), with the flags of the Bun and Deno entries: --port, --host,
 // --seed, a count per listing (--alerts, --sensors), --latency, --error-rate, --rate-limit, --api-key
 // (not --data: a Worker has no file system). Offline: no telemetry, no error reports, no fetch of
 // Request.cf. Validated here with the Worker's own parser (from dist/, built by the script).
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { TOOLCHAINS, missingTool } from '../build/runtime-tool.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const { loadSpec } = await import(new URL('../../dist/spec/load-spec.js', import.meta.url).href);
@@ -57,7 +58,13 @@ const inspectorPort = await new Promise((resolve, reject) => {
   });
 });
 
-const wrangler = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin/wrangler.js');
+// wrangler from the toolchains' folder (`npm run runtimes:install`), run by this Node.
+const missing = missingTool('wrangler');
+if (missing) {
+  console.error(`tempmon: ${missing}`);
+  process.exit(2);
+}
+const wrangler = join(dirname(createRequire(`${TOOLCHAINS}package.json`).resolve('wrangler/package.json')), 'bin/wrangler.js');
 const child = spawn(
   process.execPath,
   [

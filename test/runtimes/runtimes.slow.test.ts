@@ -1,5 +1,5 @@
-// One mock, every runtime (issue 13): workerd (wrangler dev), Bun and Deno, each started from the
-// project's node_modules with its npm script, answer as `tempmon serve` on Node does: same status, the
+// One mock, every runtime (issue 13): workerd (wrangler dev), Bun and Deno, each started from
+// toolchains/ (`npm run runtimes:install`) with its npm script, answer as `tempmon serve` on Node does: same status, the
 // headers that matter and the same body bytes, for pages, searches, bad parameters, missing keys and
 // forced states; and the kit's own contract run finds each conformant (--strict). Started with a data file
 // (Bun, Deno) or with injected faults, they answer as Node does too; with --rate-limit 2 the third quick
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { MAIN, ROOT } from '../built-cli.ts';
+import { INSTALL, missingTool } from '../../src/build/runtime-tool.mjs';
 
 const KEY = 'runtimes-test-key';
 const DATA = ['--seed', '7', '--alerts', '1200', '--sensors', '300'];
@@ -92,12 +93,17 @@ const stop = (started: Started | undefined) => {
 const npm = (script: string, port: number, args: readonly string[] = DATA) =>
   start('npm', ['run', '-s', script, '--', '--port', String(port), ...args]);
 
-/** Each runtime's npm script, and whether it reads data files (a Worker has no file system). */
+/** Each runtime's npm script, the tool it needs from toolchains/, and whether it reads data files (a Worker has none). */
 const RUNTIMES = {
-  workerd: { script: 'serve:workerd', files: false },
-  bun: { script: 'serve:bun', files: true },
-  deno: { script: 'serve:deno', files: true },
+  workerd: { script: 'serve:workerd', tool: 'wrangler', files: false },
+  bun: { script: 'serve:bun', tool: 'bun', files: true },
+  deno: { script: 'serve:deno', tool: 'deno', files: true },
 } as const;
+
+// The toolchains are installed apart (`npm run runtimes:install`): missing, a runtime is skipped with how to get
+// it, except under CI=true, where .ci/run installs them and a missing one fails the run.
+const missing = Object.values(RUNTIMES).flatMap(({ tool }) => missingTool(tool) ?? []);
+if (missing.length > 0 && process.env.CI) throw new Error(`${missing[0]} (.ci/run must run ${INSTALL})`);
 
 /** `tempmon serve` on Node with `args` and a free port. */
 const serveOnNode = async (args: readonly string[]) =>
@@ -191,7 +197,12 @@ afterAll(() => {
 });
 
 describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('%s', (name) => {
-  const { script, files } = RUNTIMES[name];
+  const { script, tool, files } = RUNTIMES[name];
+  const absent = missingTool(tool);
+  if (absent) {
+    it.skip(`(skipped: ${absent})`, () => undefined);
+    return;
+  }
   beforeAll(async () => {
     [started[name]] = await startAll([npm(script, await freePort(), DATA)]);
   }, 240_000);
