@@ -63,6 +63,10 @@ export const DEFAULT_API_KEY = DEFAULT_KEY;
 /**
  * Creates the mock server as a plain Hono app: use `app.request()` in tests, `app.fetch` as a fetch
  * handler, or serve it with @hono/node-server. Routes, query validation and auth come from the spec.
+ *
+ * @example
+ * const app = createApp({ dataset: { seed: 7, counts: { alerts: 50 } } });
+ * const response = await app.request('/alert?pageSize=5', { headers: { 'x-api-key': DEFAULT_API_KEY } });
  */
 export function createApp(options?: AppOptions): Hono {
   return createAppInternal(options);
@@ -111,7 +115,11 @@ export interface Mock {
   readonly hideKeys: (text: string) => string;
 }
 
-/** Creates the app and its response cache (see {@link createApp}). */
+/** Creates the app and its response cache (see {@link createApp}). *
+ * @example
+ * const mock = createMock({ apiKeys: ['team-key'] });
+ * http.createServer(nodeListener(mock)).listen(4010);
+ */
 export function createMock(options?: AppOptions): Mock {
   return createMockInternal(options) as Mock;
 }
@@ -122,6 +130,9 @@ export function createMock(options?: AppOptions): Mock {
  * a pino JSON object); headers are never
  * logged, and a configured key sent in the URL is redacted. `http.createServer(nodeListener(createMock()))`
  * serves it.
+ *
+ * @example
+ * http.createServer(nodeListener(createMock(), console.log, 'json')).listen(4010);
  */
 export function nodeListener(mock: Mock, log?: (line: string) => void, format: 'compact' | 'json' = 'compact'): NodeRequestListener {
   return nodeListenerInternal(mock, log ? { format, sink: log } : undefined) as NodeRequestListener;
@@ -133,6 +144,11 @@ export function nodeListener(mock: Mock, log?: (line: string) => void, format: '
  * Runs the selected checks against every operation of the spec and grades the result. Never throws
  * for anything the target does; only (ContractSetupError) when the run looks misconfigured: the target
  * cannot be reached, refuses the key, or answers 404 to every listing.
+ *
+ * @example
+ * const report = await runContract({ target: 'https://staging.example.com/v1', apiKey: process.env.TEMPMON_API_KEY, document: loadSpec().document });
+ * console.log(consoleReport(report, { apiKey: process.env.TEMPMON_API_KEY, headerValues: [] }));
+ * process.exitCode = report.conformant ? 0 : 1;
  */
 export function runContract(options: ContractOptions): Promise<ContractReport> {
   return runContractInternal(options);
@@ -171,6 +187,11 @@ export interface ValidatingProxy {
 /**
  * A validating proxy: forwards GET listings to the target unchanged and checks every response with the
  * contract kit's response checks. Violations are logged, counted and listed at GET /__tempmon/violations.
+ *
+ * @example
+ * const proxy = await createProxy({ target: 'https://staging.example.com/v1', spec: loadSpec() });
+ * const answer = await proxy.app.request('/alert', { headers: { 'x-api-key': key } });
+ * console.log(proxy.violations().count);
  */
 export async function createProxy(options: ProxyOptions): Promise<ValidatingProxy> {
   return (await createProxyInternal(options)) as ValidatingProxy;

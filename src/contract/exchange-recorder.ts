@@ -7,7 +7,10 @@ import type { Exchange } from './types.ts';
  */
 export type Place = readonly number[];
 
-/** Orders two places: the run's order, a place before those it is a prefix of. */
+/** Orders two places: the run's order, a place before those it is a prefix of. *
+ * @example
+ * const inOrder = [...recorded].sort((a, b) => comparePlaces(a.place, b.place));
+ */
 export function comparePlaces(a: Place, b: Place): number {
   for (let i = 0; i < Math.min(a.length, b.length); i += 1) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;

@@ -9,7 +9,10 @@ export interface Assumption {
   readonly reason: string;
 }
 
-/** Every `x-assumed` in the document, in document order. */
+/** Every `x-assumed` in the document, in document order. *
+ * @example
+ * for (const { pointer, reason } of listAssumptions(loadSpec().document)) console.log(pointer, reason);
+ */
 export function listAssumptions(document: OpenAPIObject): Assumption[] {
   requireDocument(document, 'listAssumptions');
   const found: Assumption[] = [];

@@ -54,6 +54,9 @@ export class SpecError extends Error {
 /**
  * Reads and parses an OpenAPI 3.1 document (YAML or JSON).
  * @param path defaults to the kit's own `spec/openapi.yaml`.
+ *
+ * @example
+ * const { document } = loadSpec(); // the kit's spec/openapi.yaml; loadSpec('my-spec.yaml') for another copy
  */
 export function loadSpec(path: string = DEFAULT_SPEC_PATH): LoadedSpec {
   let source: string;

@@ -36,6 +36,9 @@ const DOCUMENT_ID = 'tempmon:openapi';
 /**
  * Compiles the spec's component schemas once, on first use of each. Formats (uuid, date-time,
  * uri-reference) are checked, since they are part of the contract.
+ *
+ * @example
+ * const issues = createSchemaValidator(loadSpec().document).validate('Alert', record); // [] when valid
  */
 export function createSchemaValidator(document: OpenAPIObject): SchemaValidator {
   requireDocument(document, 'createSchemaValidator');

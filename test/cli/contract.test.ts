@@ -10,9 +10,11 @@ import { serveCommand } from '../../src/cli/serve.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { FAULTS, brokenMock } from '../contract/broken-mocks.ts';
 import { spec } from '../helpers.ts';
-import { MAIN, expectOneLineExit2, runCli, startInProcess, usageError } from './cli-helpers.ts';
+import { MAIN, closedTarget, expectOneLineExit2, runCli, startInProcess, usageError } from './cli-helpers.ts';
 
 const SECRET = 'cli-secret-key-77e1';
+/** Where nothing listens: connections are refused. */
+const DOWN = await closedTarget();
 const dir = mkdtempSync(join(tmpdir(), 'tempmon-contract-'));
 const servers: Server[] = [];
 afterAll(() => {
@@ -58,10 +60,10 @@ describe('tempmon contract, the built CLI', () => {
   // A usage error (CliError) is the same in every command: test/cli/serve.test.ts runs one.
   it('cannot run: an unreachable target, a missing spec are one line on stderr, exit code 2, no key', async () => {
     const runs = await Promise.all([
-      runCli(['contract', '--target', 'http://127.0.0.1:1', '--api-key', SECRET]),
-      runCli(['contract', '--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--spec', '/nonexistent.yaml']),
+      runCli(['contract', '--target', DOWN, '--api-key', SECRET]),
+      runCli(['contract', '--target', DOWN, '--api-key', SECRET, '--spec', '/nonexistent.yaml']),
     ]);
-    const messages = ['cannot reach http://127.0.0.1:1/alert: connection refused', 'cannot read spec /nonexistent.yaml'];
+    const messages = [`cannot reach ${DOWN}/alert: connection refused`, 'cannot read spec /nonexistent.yaml'];
     runs.forEach((result, i) => {
       expectOneLineExit2(result, messages[i]!);
       expect(result.stderr + result.stdout).not.toContain(SECRET);
@@ -116,9 +118,7 @@ describe('tempmon contract', () => {
   it('writes a valid HAR when it cannot run (exit 2), holding the requests it sent', async () => {
     const har = join(dir, 'unreachable.har');
     const lines: string[] = [];
-    await usageError(() =>
-      contractCommand(['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--har', har], (text) => lines.push(text)),
-    );
+    await usageError(() => contractCommand(['--target', DOWN, '--api-key', SECRET, '--har', har], (text) => lines.push(text)));
     const entries = JSON.parse(readFileSync(har, 'utf8')).log.entries;
     expect(entries.map((e: { response: { status: number }; comment: string }) => [e.response.status, e.comment])).toEqual([
       [0, 'connection refused'],
@@ -169,14 +169,14 @@ describe('tempmon contract', () => {
   it.each([
     [[], '--target URL is required'],
     [['--target', 'ftp://x'], '--target must be an http(s) URL'],
-    [['--target', 'http://127.0.0.1:1'], 'no API key: set TEMPMON_API_KEY or pass --api-key'],
-    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET], 'cannot reach http://127.0.0.1:1/alert: connection refused'],
-    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--checks', 'nope'], 'unknown check nope'],
-    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--timeout', '0'], '--timeout must be an integer from 1'],
-    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--concurrency', '0'], '--concurrency must be an integer from 1 to 64'],
-    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--header', 'no colon'], "--header must look like 'Name: value'"],
-    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--spec', '/nonexistent.yaml'], 'cannot read spec /nonexistent.yaml'],
-    [['--target', 'http://127.0.0.1:1', '--api-key', SECRET, '--no-such-option'], 'unknown option --no-such-option'],
+    [['--target', DOWN], 'no API key: set TEMPMON_API_KEY or pass --api-key'],
+    [['--target', DOWN, '--api-key', SECRET], `cannot reach ${DOWN}/alert: connection refused`],
+    [['--target', DOWN, '--api-key', SECRET, '--checks', 'nope'], 'unknown check nope'],
+    [['--target', DOWN, '--api-key', SECRET, '--timeout', '0'], '--timeout must be an integer from 1'],
+    [['--target', DOWN, '--api-key', SECRET, '--concurrency', '0'], '--concurrency must be an integer from 1 to 64'],
+    [['--target', DOWN, '--api-key', SECRET, '--header', 'no colon'], "--header must look like 'Name: value'"],
+    [['--target', DOWN, '--api-key', SECRET, '--spec', '/nonexistent.yaml'], 'cannot read spec /nonexistent.yaml'],
+    [['--target', DOWN, '--api-key', SECRET, '--no-such-option'], 'unknown option --no-such-option'],
   ])('contract %j cannot run: one line, no key', async (args, message) => {
     vi.stubEnv('TEMPMON_API_KEY', '');
     const lines: string[] = [];
@@ -190,9 +190,7 @@ describe('tempmon contract', () => {
   it('a report path that cannot be written stops the run at once, and the other report still says why', async () => {
     vi.stubEnv('TEMPMON_API_KEY', SECRET);
     const json = join(dir, 'still-written.json');
-    const error = await usageError(() =>
-      contract(['--target', 'http://127.0.0.1:1', '--junit', join(dir, 'no-such-dir', 'x.xml'), '--json', json]),
-    );
+    const error = await usageError(() => contract(['--target', DOWN, '--junit', join(dir, 'no-such-dir', 'x.xml'), '--json', json]));
     expect(error.message).toMatch(/--junit .*x\.xml cannot be written: no such file or directory/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; reason: string };
     expect(report).toMatchObject({ verdict: 'could not run' });

@@ -18,8 +18,9 @@ describe('verdicts of a run', () => {
     };
     const started = Date.now();
     const report = await run(slow, { maxDurationMs: 1_000 });
-    // The deadline is the behaviour: a run that needs several seconds at 40 ms a request ends near it.
-    expect(Date.now() - started).toBeLessThan(6_000);
+    // The deadline is the behaviour (the SKIP reasons below show it); the time only bounds a run gone wrong,
+    // ten times the deadline, so a loaded machine does not fail it.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(report.verdict).toBe('inconclusive');
     const stopped = report.outcomes.filter((o) => o.skipReason?.includes('--max-duration of 1 s was reached'));
     expect(stopped.length).toBeGreaterThan(0);

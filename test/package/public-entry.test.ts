@@ -3,6 +3,8 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as entry from '../../src/index.ts';
 import { ALL_CHECKS as INTERNAL_CHECKS } from '../../src/contract/checks/index.ts';
@@ -42,6 +44,30 @@ describe('the public entry', () => {
     expect(entry.ALL_CHECKS).toBe(INTERNAL_CHECKS);
     expect(entry.REFERENCE_DATE.toISOString()).toBe('2026-11-01T06:00:00.000Z');
   });
+
+  it('documents every function it exports with TSDoc and an example', () => {
+    const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+    const program = ts.createProgram([entry], {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      allowImportingTsExtensions: true,
+      noEmit: true,
+      skipLibCheck: true,
+    });
+    const checker = program.getTypeChecker();
+    const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!);
+    const functions = exports
+      .map((symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol))
+      .filter((symbol) => symbol.flags & ts.SymbolFlags.Function);
+    expect(functions.length).toBeGreaterThanOrEqual(17);
+    const undocumented = functions
+      .filter(
+        (symbol) =>
+          symbol.getDocumentationComment(checker).length === 0 || !symbol.getJsDocTags(checker).some((tag) => tag.name === 'example'),
+      )
+      .map((symbol) => symbol.name);
+    expect(undocumented).toEqual([]);
+  }, 60_000);
 
   it('refuses what is not an OpenAPI document with a TypeError that says what to pass, where it took one', async () => {
     const loaded = entry.loadSpec();

@@ -2,12 +2,16 @@
 // dependencies from the registry), runs the CLI through npx, type-checks a consumer under TypeScript 5.9
 // and 7 with a minimal tsconfig and no @types/node, and runs it. Slow (two npm installs): the slow suite.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY, createMock, nodeListener } from '../../src/index.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string; engines: { node: string } };
@@ -65,9 +69,9 @@ const env = Object.fromEntries(
   ),
 );
 
-function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
+function run(command: string, args: readonly string[], cwd: string, extraEnv: Readonly<Record<string, string>> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -221,4 +225,34 @@ describe('the npm tarball', () => {
     const newest = [...fixture.alerts].sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id))[0]!;
     expect(JSON.parse(result.stdout)).toEqual({ status: 200, count: 3, id: newest.id, total: '3', fallback: 200 });
   }, 120_000);
+
+  it("follows the README's CI recipe as written: the kit alone installed (at most 150 MB), a conformant run, its reports", async () => {
+    // The recipe's `run:` lines, from the README itself, run in an empty folder with its env (the tarball for KIT,
+    // a mock served here for TARGET, its key).
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const recipe = /### In CI[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1]!;
+    const commands = [...recipe.matchAll(/^ {4}- run: (.+)$/gm)].map((m) => m[1]!);
+    expect(commands).toHaveLength(2);
+    expect(recipe).toMatch(/^ {4}KIT: https:\/\/\S+\.tgz$/m);
+    const job = join(dir, 'ci-job');
+    mkdirSync(job);
+    const server = createServer(nodeListener(createMock(), undefined));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const jobEnv = { KIT: tarball, TARGET: `http://127.0.0.1:${port}`, TEMPMON_API_KEY: DEFAULT_API_KEY };
+    try {
+      for (const command of commands) {
+        const result = await run('sh', ['-c', command], job, jobEnv);
+        expect(result.code, `${command}\n${result.stdout}\n${result.stderr}`).toBe(0);
+        if (command.includes('contract')) expect(result.stdout.trim().split('\n').at(-1)).toBe('conformant');
+      }
+    } finally {
+      server.close();
+    }
+    for (const report of ['contract.xml', 'contract.json', 'contract.har']) expect(existsSync(join(job, report)), report).toBe(true);
+    const megabytes = Number((await ok('du', ['-sm', 'node_modules'], job)).stdout.split('\t')[0]);
+    console.log(`the README's CI recipe: node_modules ${megabytes} MB`);
+    expect(megabytes).toBeLessThanOrEqual(150);
+  }, 300_000);
 });

@@ -35,6 +35,9 @@ function statusLine(check: string, outcomes: readonly CheckOutcome[]): string {
 /**
  * The report for a terminal or a CI log: one block per check (operations inside), each failure with
  * what was expected, what came back and a curl command that reproduces it; then the summary line.
+ *
+ * @example
+ * console.log(consoleReport(await runContract(options), { apiKey: options.apiKey, headerValues: [] }));
  */
 export function consoleReport(report: ContractReport, secrets: Secrets): string {
   const lines = [`tempmon contract: ${report.target}${report.strict ? ' (strict: warnings fail)' : ''}`, ''];

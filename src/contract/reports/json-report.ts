@@ -23,7 +23,10 @@ function exchangeSummary(exchange: Exchange) {
   };
 }
 
-/** The whole report as JSON, for tools: every outcome and failure, with its exchange. */
+/** The whole report as JSON, for tools: every outcome and failure, with its exchange. *
+ * @example
+ * writeFileSync('contract.json', jsonReport(report, { apiKey: key, headerValues: [] }));
+ */
 export function jsonReport(report: ContractReport, secrets: Secrets): string {
   const data = {
     ...report,

@@ -38,7 +38,10 @@ function testcase(outcome: CheckOutcome, target: string): string {
   }
 }
 
-/** JUnit XML for CI systems: one testsuite per operation, one testcase per check. */
+/** JUnit XML for CI systems: one testsuite per operation, one testcase per check. *
+ * @example
+ * writeFileSync('contract.xml', junitReport(report, { apiKey: key, headerValues: [] }));
+ */
 export function junitReport(report: ContractReport, secrets: Secrets): string {
   const operations = [...new Set(report.outcomes.map((o) => o.operationId))];
   const suites = operations.map((operationId) => {
