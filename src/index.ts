@@ -146,8 +146,9 @@ export function nodeListener(mock: Mock, log?: (line: string) => void, format: '
  * cannot be reached, refuses the key, or answers 404 to every listing.
  *
  * @example
- * const report = await runContract({ target: 'https://staging.example.com/v1', apiKey: process.env.TEMPMON_API_KEY, document: loadSpec().document });
- * console.log(consoleReport(report, { apiKey: process.env.TEMPMON_API_KEY, headerValues: [] }));
+ * const apiKey = process.env.TEMPMON_API_KEY;
+ * const report = await runContract({ target: 'https://staging.example.com/v1', apiKey, document: loadSpec().document });
+ * console.log(consoleReport(report, { apiKey, headerValues: [] }));
  * process.exitCode = report.conformant ? 0 : 1;
  */
 export function runContract(options: ContractOptions): Promise<ContractReport> {

@@ -26,7 +26,10 @@ Run tempmon <command> --help for a command's options.`;
 /** What the command line takes first: the commands and the top-level options (see HELP). */
 const COMMANDS = ['serve', 'fixtures', 'contract', 'proxy', 'assumptions', 'help', '--help', 'version', '--version'];
 
-/** Parses the command line and runs the command: 0 done, 1 contract violations or inconclusive, 2 could not run (or the kit failed). */
+/**
+ * Parses the command line and runs the command: 0 done, 1 contract violations or inconclusive, 2 could not run
+ * (or the kit failed).
+ */
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
   switch (command) {

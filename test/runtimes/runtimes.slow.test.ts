@@ -93,7 +93,7 @@ const stop = (started: Started | undefined) => {
 const npm = (script: string, port: number, args: readonly string[] = DATA) =>
   start('npm', ['run', '-s', script, '--', '--port', String(port), ...args]);
 
-/** Each runtime's npm script, the tool it needs from toolchains/, and whether it reads data files (a Worker has none). */
+/** Each runtime's npm script, the tool it needs from toolchains/, and whether it reads data files (not a Worker). */
 const RUNTIMES = {
   workerd: { script: 'serve:workerd', tool: 'wrangler', files: false },
   bun: { script: 'serve:bun', tool: 'bun', files: true },

@@ -16,9 +16,10 @@ export type Judgement =
 const MAX_SHRINKS = 120;
 
 /**
- * Judges the covering values, then sends `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the
- * first failure is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with
- * the seed that replays it. No evidence when no generated request got an answer that could be judged;
+ * Judges the covering values first (the first failure among them reported as it is), then sends
+ * `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the first failure
+ * is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with the seed that
+ * replays it. No evidence when no generated request got an answer that could be judged;
  * `beyond()` when every one needed what lies beyond the pages --max-pages lets the kit read.
  */
 export async function explore<T>(
