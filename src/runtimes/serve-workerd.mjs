@@ -96,9 +96,11 @@ const child = spawn(
 let announced = false;
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  if (!announced && /Ready on http/.test(String(chunk))) {
+  const ready = announced ? undefined : /Ready on (http:\/\/\S+)/.exec(String(chunk));
+  if (ready) {
     announced = true;
-    console.log(`tempmon mock (workerd, wrangler dev) listening on http://${host}:${port}`);
+    // The port wrangler bound: the one asked for, or the one it picked for --port 0.
+    console.log(`tempmon mock (workerd, wrangler dev) listening on http://${host}:${new URL(ready[1]).port || port}`);
     console.log(`  ${mock.data}`);
     console.log(`  key: ${mock.key}`);
     if (mock.conditions) console.log(`  ${mock.conditions}`);

@@ -6,7 +6,6 @@
 // request gets 429.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,16 +35,6 @@ const HEADERS = [
   'access-control-allow-origin',
   'access-control-expose-headers',
 ];
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 interface Started {
   readonly url: string;
@@ -90,8 +79,9 @@ const stop = (started: Started | undefined) => {
   }
 };
 
-const npm = (script: string, port: number, args: readonly string[] = DATA) =>
-  start('npm', ['run', '-s', script, '--', '--port', String(port), ...args]);
+// Port 0: each picks a free port itself and says which; none is picked here and handed over (another process
+// could take it in between).
+const npm = (script: string, args: readonly string[] = DATA) => start('npm', ['run', '-s', script, '--', '--port', '0', ...args]);
 
 /** Each runtime's npm script, the tool it needs from toolchains/, and whether it reads data files (not a Worker). */
 const RUNTIMES = {
@@ -106,8 +96,7 @@ const missing = Object.values(RUNTIMES).flatMap(({ tool }) => missingTool(tool) 
 if (missing.length > 0 && process.env.CI) throw new Error(`${missing[0]} (.ci/run must run ${INSTALL})`);
 
 /** `tempmon serve` on Node with `args` and a free port. */
-const serveOnNode = async (args: readonly string[]) =>
-  start(process.execPath, [MAIN, 'serve', '--port', String(await freePort()), '--quiet', ...args]);
+const serveOnNode = async (args: readonly string[]) => start(process.execPath, [MAIN, 'serve', '--port', '0', '--quiet', ...args]);
 
 /** The requests compared: path and query, and the headers sent (the key unless said otherwise). */
 const REQUESTS: readonly { readonly path: string; readonly headers?: Record<string, string> }[] = [
@@ -204,7 +193,7 @@ describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('%s', (name) =
     return;
   }
   beforeAll(async () => {
-    [started[name]] = await startAll([npm(script, await freePort(), DATA)]);
+    [started[name]] = await startAll([npm(script, DATA)]);
   }, 240_000);
   afterAll(() => stop(started[name]));
 
@@ -253,7 +242,7 @@ describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('%s', (name) =
     beforeAll(async () => {
       stop(started[name]);
       const options = [FAULTS, ['--rate-limit', '2'], ...(files ? [['--data', FILE]] : [])];
-      [withFaults, limited, withFile] = await startAll(options.map(async (args) => npm(script, await freePort(), args)));
+      [withFaults, limited, withFile] = await startAll(options.map((args) => npm(script, args)));
     }, 240_000);
     afterAll(() => {
       for (const server of [withFaults, limited, withFile]) stop(server);
