@@ -6,3 +6,5 @@ export const TOOLCHAINS: string;
 export function toolPath(name: string): string;
 /** Why a tool cannot run here, in one line, or undefined when it is installed. */
 export function missingTool(name: string): string | undefined;
+/** Stops this process (exit 2, one line saying how to install it) unless the tool is installed. */
+export function requireTool(name: string): void;

@@ -20,13 +20,17 @@ export const missingTool = (name) =>
     ? undefined
     : `${name} is not installed here: run \`${INSTALL}\` (Bun, Deno, workerd and wrangler, from npm, into toolchains/)`;
 
+/** Stops this process (exit 2, one line saying how to install it) unless the tool is installed. */
+export function requireTool(name) {
+  const missing = missingTool(name);
+  if (!missing) return;
+  console.error(`tempmon: ${missing}`);
+  process.exit(2);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const [name, ...args] = process.argv.slice(2);
-  const missing = missingTool(name);
-  if (missing) {
-    console.error(`tempmon: ${missing}`);
-    process.exit(2);
-  }
+  requireTool(name);
   // Deno checks for a newer release at start; the runtimes run offline.
   const result = spawnSync(toolPath(name), args, { stdio: 'inherit', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } });
   if (result.signal) process.kill(process.pid, result.signal);

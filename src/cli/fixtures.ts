@@ -3,7 +3,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { datasetChunks } from '../fixtures/dataset-chunks.ts';
 import type { DatasetOptions } from '../fixtures/generate-dataset.ts';
-import { MAX_DATA_FILE_BYTES } from '../fixtures/read-data-text.ts';
+import { MAX_DATA_FILE_BYTES, mib } from '../fixtures/read-data-text.ts';
 import { systemError } from '../system-error.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, parseOptions } from './cli-error.ts';
@@ -20,8 +20,6 @@ Options:
 ${datasetHelp}
   --out FILE            write to FILE instead of standard output
   -h, --help            show this help`;
-
-const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 /** About how many bytes the data file will have, from the first records of each collection (a few hundred). */
 function estimatedBytes(document: OpenAPIObject, options: DatasetOptions): number {
@@ -62,7 +60,7 @@ export async function fixturesCommand(
   const estimate = estimatedBytes(document, options);
   if (estimate > MAX_DATA_FILE_BYTES)
     warn(
-      `tempmon: note: this data file will be about ${mib(estimate)}, over the ${mib(MAX_DATA_FILE_BYTES)} serve --data reads; ${instead}`,
+      `tempmon: note: this data file will be about ${mib(estimate, 1)}, over the ${mib(MAX_DATA_FILE_BYTES, 1)} serve --data reads; ${instead}`,
     );
   if (typeof values.out !== 'string') {
     for (const chunk of datasetChunks(document, options)) if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
@@ -79,7 +77,7 @@ export async function fixturesCommand(
   } catch (error) {
     throw new CliError(`cannot write ${values.out}: ${systemError(error)}`);
   }
-  log(`wrote ${values.out} (${mib(written)}; ${described})`);
+  log(`wrote ${values.out} (${mib(written, 1)}; ${described})`);
   if (written > MAX_DATA_FILE_BYTES && estimate <= MAX_DATA_FILE_BYTES)
-    warn(`tempmon: note: ${values.out} is over the ${mib(MAX_DATA_FILE_BYTES)} serve --data reads; ${instead}`);
+    warn(`tempmon: note: ${values.out} is over the ${mib(MAX_DATA_FILE_BYTES, 1)} serve --data reads; ${instead}`);
 }

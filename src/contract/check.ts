@@ -303,6 +303,9 @@ export const largestPageSize = ({ pageSize }: ListingParameters): number =>
 /** The first page number the spec allows (1 when it states no minimum). */
 export const firstPage = ({ page }: ListingParameters): number => (typeof page.schema.minimum === 'number' ? page.schema.minimum : 1);
 
+/** How a listing's pages are sent: before queued requests, since most checks wait on the listing. */
+export const LISTING_READ: SendOptions = { priority: 1 };
+
 /** The query for page `page` of size `size`, with the spec's parameter names. */
 export function pageQuery(
   context: OperationContext,

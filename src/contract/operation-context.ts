@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
-import { firstPage, largestPageSize, pageQuery, type Listing, type OperationContext } from './check.ts';
+import { firstPage, largestPageSize, LISTING_READ, pageQuery, type Listing, type OperationContext } from './check.ts';
 import { readListing } from './read-listing.ts';
 import type { HttpClient } from './http-client.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
@@ -66,9 +66,8 @@ export function createOperationContext(
     },
     listing() {
       if (shared) return shared.listing();
-      // Most checks wait on the listing: its pages go before queued requests.
       listing ??= readListing(
-        (n, s) => context.send(pageQuery(context, n, s), { priority: 1 }),
+        (n, s) => context.send(pageQuery(context, n, s), LISTING_READ),
         firstPage(parameters),
         largestPageSize(parameters),
         settings.maxPages,

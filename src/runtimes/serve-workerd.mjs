@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { TOOLCHAINS, missingTool } from '../build/runtime-tool.mjs';
+import { TOOLCHAINS, requireTool } from '../build/runtime-tool.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const { loadSpec } = await import(new URL('../../dist/spec/load-spec.js', import.meta.url).href);
@@ -59,11 +59,7 @@ const inspectorPort = await new Promise((resolve, reject) => {
 });
 
 // wrangler from the toolchains' folder (`npm run runtimes:install`), run by this Node.
-const missing = missingTool('wrangler');
-if (missing) {
-  console.error(`tempmon: ${missing}`);
-  process.exit(2);
-}
+requireTool('wrangler');
 const wrangler = join(dirname(createRequire(`${TOOLCHAINS}package.json`).resolve('wrangler/package.json')), 'bin/wrangler.js');
 const child = spawn(
   process.execPath,

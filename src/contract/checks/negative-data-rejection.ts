@@ -11,6 +11,7 @@ import {
   type ScenarioCheck,
 } from '../check.ts';
 import type { Exchange } from '../types.ts';
+import { pageSizeRange } from '../explore/generated-request.ts';
 import { ambiguousIntegerForms, generatedInvalidIntegers, invalidIntegerValues, type AmbiguousForm } from './invalid-values.ts';
 
 /** Generated invalid values per parameter, besides the fixed edges. */
@@ -72,7 +73,7 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]
   const { page, pageSize } = context.parameters;
   const forms = (
     [
-      [page, { [pageSize.name]: String(pageSize.schema.minimum ?? 1) }],
+      [page, { [pageSize.name]: String(pageSizeRange(context.parameters).min) }],
       [pageSize, {}],
     ] as const
   ).flatMap(([parameter, fixed]) => ambiguousIntegerForms(parameter.schema).map((form) => ({ name: parameter.name, fixed, form })));

@@ -1,4 +1,4 @@
-import { describeAnswers, noEvidence, notApplicable, preview, type Finding, type ScenarioCheck } from '../check.ts';
+import { describeAnswers, noEvidence, notApplicable, preview, sendEach, type Finding, type ScenarioCheck } from '../check.ts';
 import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
 
@@ -54,8 +54,9 @@ export const otherRoadsToData: ScenarioCheck = {
     const roads = otherRoads(context.operation.path, context.pathsAsWritten);
     const findings: Finding[] = [];
     const unseen: Exchange[] = [];
-    for (const road of roads) {
-      const exchange = await context.send({}, road.options);
+    const answers = await sendEach(context, roads, (road) => context.send({}, road.options));
+    for (const [i, road] of roads.entries()) {
+      const exchange = answers[i]!;
       if (!exchange.response) unseen.push(exchange);
       if (!givesData(exchange)) continue;
       const response = exchange.response!;

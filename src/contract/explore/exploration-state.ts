@@ -1,4 +1,4 @@
-import { firstPage, pageQuery, type OperationContext } from '../check.ts';
+import { firstPage, LISTING_READ, pageQuery, type OperationContext } from '../check.ts';
 import { readListing } from '../read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../checks/wrong-keys.ts';
 import type { SendOptions } from '../http-client.ts';
@@ -69,7 +69,7 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
           live.reference = createReferencePages(context, live.send);
           const [fresh] = await Promise.all([
             readListing(
-              (n, s) => context.send(pageQuery(context, n, s), { priority: 1 }),
+              (n, s) => context.send(pageQuery(context, n, s), LISTING_READ),
               firstPage(context.parameters),
               listing.size,
               listing.maxPages,
