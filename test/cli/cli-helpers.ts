@@ -5,8 +5,6 @@
 //   (options, banners, behaviour), with no process to start.
 // Whatever a test starts is stopped after its file (test/setup.ts calls stopStarted).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { expect } from 'vitest';
 import { CliError } from '../../src/cli/cli-error.ts';
 import { ContractSetupError } from '../../src/contract/types.ts';
@@ -169,16 +167,4 @@ export async function startInProcess(
   const close = () => (closed ??= running.close());
   started.add(close);
   return { url: running.url, output: () => output.text, waitFor: (pattern, ms) => output.waitFor(pattern, ms), close };
-}
-
-/**
- * A base URL where nothing listens: a port the system just gave this process, then let go. Not a fixed port
- * such as 1 or 9, which a service or a firewall rule may hold (then the request hangs instead of being refused).
- */
-export async function closedTarget(): Promise<string> {
-  const server = createNetServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
 }

@@ -9,12 +9,13 @@ import { contractCommand } from '../../src/cli/contract.ts';
 import { serveCommand } from '../../src/cli/serve.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { FAULTS, brokenMock } from '../contract/broken-mocks.ts';
+import { closedTarget } from '../closed-target.ts';
 import { spec } from '../helpers.ts';
-import { MAIN, closedTarget, expectOneLineExit2, runCli, startInProcess, usageError } from './cli-helpers.ts';
+import { MAIN, expectOneLineExit2, runCli, startInProcess, usageError } from './cli-helpers.ts';
 
 const SECRET = 'cli-secret-key-77e1';
 /** Where nothing listens: connections are refused. */
-const DOWN = await closedTarget();
+const DOWN = closedTarget();
 const dir = mkdtempSync(join(tmpdir(), 'tempmon-contract-'));
 const servers: Server[] = [];
 afterAll(() => {

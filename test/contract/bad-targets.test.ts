@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runContract } from '../../src/contract/run-contract.ts';
 import { ContractSetupError } from '../../src/contract/types.ts';
 import { createApp } from '../../src/server/create-app.ts';
+import { closedTarget } from '../closed-target.ts';
 import { KEY, spec } from '../helpers.ts';
 
 const app = createApp({ spec, dataset: { seed: 3, counts: { alerts: 30, sensors: 10 } } });
@@ -28,14 +29,9 @@ const failuresOf = (report: Awaited<ReturnType<typeof contract>>, check: string)
 
 describe('bad targets give clear failures, never a crash or a hang', () => {
   it('a refused connection cannot run (exit 2)', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as AddressInfo;
-        probe.close(() => resolve(free));
-      });
-    });
-    await expect(contract(`http://127.0.0.1:${port}`)).rejects.toThrow(ContractSetupError);
-    await expect(contract(`http://127.0.0.1:${port}`)).rejects.toThrow(/cannot reach http:\/\/127\.0\.0\.1:\d+\/alert: connection refused/);
+    const down = closedTarget();
+    await expect(contract(down)).rejects.toThrow(ContractSetupError);
+    await expect(contract(down)).rejects.toThrow(/cannot reach http:\/\/127\.0\.0\.1:\d+\/alert: connection refused/);
   });
 
   it('a target that never answers cannot run, within the timeout', async () => {

@@ -15,6 +15,7 @@ import {
   retryDelay,
   type HttpClientOptions,
 } from '../../src/contract/http-client.ts';
+import { closedTarget } from '../closed-target.ts';
 
 const KEY = 'sk_live_4f9a2b7c1d3e5a6b'; // long enough for the fragment rule
 const MiB = 1024 * 1024;
@@ -192,10 +193,7 @@ describe('reaching targets', () => {
   });
 
   it('reports a refused connection readably', async () => {
-    const target = await listen(() => undefined);
-    const port = new URL(target).port;
-    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
-    const exchange = await client(`http://127.0.0.1:${port}`).send('listAlerts', '/alert', {});
+    const exchange = await client(closedTarget()).send('listAlerts', '/alert', {});
     expect(exchange).toMatchObject({ error: 'connection refused' });
     expect(exchange.response).toBeUndefined();
   });
