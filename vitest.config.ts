@@ -15,6 +15,9 @@ export default defineConfig({
     reporters: ['default', new SkipNotice()],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
+    // expect.poll returns as soon as its condition holds; the wait only bounds a condition that never comes,
+    // far above what anything polled takes here (a log line, a socket closing), so load does not fail it.
+    expect: { poll: { timeout: 10_000 } },
     // Vitest's default is one worker per core but one: a single worker on 2 cores, where most files also
     // wait on sockets, child processes or Chromium part of the time.
     maxWorkers: Math.max(2, availableParallelism() - 1),

@@ -11,12 +11,15 @@ async function logged(args: string[], paths: string[]): Promise<string[]> {
   );
   try {
     for (const path of paths) await (await fetch(`${server!.url}${path}`, { headers: { 'x-api-key': KEY } })).text();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A line is written once its answer is sent, which may be after the client has read it.
+    await expect.poll(() => requestLines(lines).length).toBeGreaterThanOrEqual(paths.length);
   } finally {
     await server!.close();
   }
-  return lines.filter((line) => !line.startsWith('tempmon mock') && !line.startsWith('  '));
+  return requestLines(lines);
 }
+
+const requestLines = (lines: string[]) => lines.filter((line) => !line.startsWith('tempmon mock') && !line.startsWith('  '));
 
 describe('the request log', () => {
   it('writes one compact line per request by default, replays included', async () => {

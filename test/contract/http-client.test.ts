@@ -6,7 +6,7 @@ import { connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnvHttpProxyAgent } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   createHttpClient,
   DEADLINE_REACHED,
@@ -280,49 +280,76 @@ describe('reaching targets', () => {
   });
 });
 
-describe('politeness: 429 retries, rate, deadline', () => {
-  it('retries a 429 after its Retry-After and counts the retry', async () => {
-    let hits = 0;
-    const target = await listen((_request, response) => {
-      hits += 1;
-      if (hits === 1) json(response, 429, { title: 'slow down' }, { 'retry-after': '1' });
-      else json(response, 200, ['ok']);
+/**
+ * A client whose target is in-process and whose clock is fake (setTimeout and performance.now): the waits the
+ * politeness rules make are then exact, whatever the machine's load. `answer` gets each request and when it came.
+ */
+function onFakeClock(answer: (request: Request, at: number) => Response | Promise<Response>, extra: Partial<HttpClientOptions> = {}) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'], now: 0 });
+  return client('http://target.test', { fetch: (request) => answer(request, performance.now()), ...extra });
+}
+
+/** Runs the fake clock until `work` settles: at each step whatever is ready runs, then the next timer fires. */
+async function settle<T>(work: Promise<T>): Promise<T> {
+  let done = false;
+  work.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  while (!done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!done) await vi.advanceTimersToNextTimerAsync();
+  }
+  return work;
+}
+
+const answerJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+describe('politeness: 429 retries, rate, deadline (on a fake clock)', () => {
+  it('retries a 429 once its Retry-After has passed, not before, and counts the retry', async () => {
+    const arrivals: number[] = [];
+    const http = onFakeClock((_request, at) => {
+      arrivals.push(at);
+      return arrivals.length === 1 ? answerJson(429, { title: 'slow down' }, { 'retry-after': '1' }) : answerJson(200, ['ok']);
     });
-    const http = client(target);
-    const started = performance.now();
-    const exchange = await http.send('listAlerts', '/alert', {});
+    const exchange = await settle(http.send('listAlerts', '/alert', {}));
     expect(exchange.response).toMatchObject({ status: 200, json: ['ok'] });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+    expect(arrivals).toEqual([0, 1_000]);
     expect(http.stats).toEqual({ sent: 2, retried: 1, cut: 0 });
   });
 
   it('keeps at most `concurrency` requests in flight, and from the first 429 on one at a time, after its Retry-After', async () => {
     let inFlight = 0;
     let refusedAt: number | undefined;
-    // Each request as it arrives: when, relative to the 429, and how many were in flight with it.
+    // Each request as it arrives: when, and how many were in flight with it.
     const arrivals: { at: number; overlap: number }[] = [];
-    const target = await listen((request, response) => {
-      inFlight += 1;
-      arrivals.push({ at: performance.now(), overlap: inFlight });
-      // Answered a little later, so that requests overlap when they may.
-      setTimeout(() => {
-        inFlight -= 1;
-        if (request.url?.includes('page=5&') && refusedAt === undefined) {
-          refusedAt = performance.now();
-          json(response, 429, { title: 'slow down' }, { 'retry-after': '1' });
-        } else json(response, 200, []);
-      }, 20);
-    });
-    const http = client(target, { concurrency: 4 });
+    const http = onFakeClock(
+      (request, at) => {
+        inFlight += 1;
+        arrivals.push({ at, overlap: inFlight });
+        // Answered 20 ms later, so that requests overlap when they may.
+        return new Promise((resolve) =>
+          setTimeout(() => {
+            inFlight -= 1;
+            if (request.url.includes('page=5&') && refusedAt === undefined) {
+              refusedAt = performance.now();
+              resolve(answerJson(429, { title: 'slow down' }, { 'retry-after': '1' }));
+            } else resolve(answerJson(200, []));
+          }, 20),
+        );
+      },
+      { concurrency: 4 },
+    );
     const pages = Array.from({ length: 12 }, (_, k) => http.send('listAlerts', '/alert', { page: String(k + 1), pageSize: '5' }));
-    const answers = await Promise.all(pages);
+    const answers = await settle(Promise.all(pages));
     expect(answers.every((e) => e.response?.status === 200)).toBe(true);
     expect(Math.max(...arrivals.map((a) => a.overlap))).toBe(4);
-    // Requests already on their way when the 429 was sent arrive just after it; then nothing for the
-    // Retry-After (a second, give or take the timer's grain), then one request at a time.
-    const after = arrivals.filter((a) => a.at > refusedAt! + 100);
+    // Those that took a slot freed at the very moment of the 429 were on their way; after it, nothing for the
+    // Retry-After's second, then one request at a time.
+    const after = arrivals.filter((a) => a.at > refusedAt!);
     expect(after.length).toBeGreaterThan(0);
-    expect(Math.min(...after.map((a) => a.at)) - refusedAt!).toBeGreaterThanOrEqual(900);
+    expect(Math.min(...after.map((a) => a.at)) - refusedAt!).toBe(1_000);
     expect(Math.max(...after.map((a) => a.overlap))).toBe(1);
     expect(http.stats).toMatchObject({ sent: 13, retried: 1 });
   });
@@ -360,56 +387,53 @@ describe('politeness: 429 retries, rate, deadline', () => {
   it('waits as Retry-After says, in seconds or as a date, capped; else backs off briefly', () => {
     expect(retryDelay('2', 0)).toBe(2_000);
     expect(retryDelay('3600', 0)).toBe(MAX_RETRY_WAIT_MS);
-    const inFive = retryDelay(new Date(Date.now() + 5_000).toUTCString(), 0);
-    expect(inFive).toBeGreaterThan(3_000);
-    expect(inFive).toBeLessThanOrEqual(5_000);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 27, 12, 0, 0) });
+    expect(retryDelay(new Date(Date.now() + 5_000).toUTCString(), 0)).toBe(5_000);
     expect(retryDelay(new Date(Date.now() - 60_000).toUTCString(), 0)).toBe(0);
     expect(retryDelay(null, 0)).toBe(500);
     expect(retryDelay('soon', 1)).toBe(1_000);
   });
 
-  it('spaces requests to the rate, even when sent at once', async () => {
+  it('spaces requests evenly to the rate, even when sent at once within the concurrency', async () => {
     const starts: number[] = [];
-    const target = await listen((_request, response) => {
-      starts.push(performance.now());
-      json(response, 200, []);
-    });
-    const http = client(target, { rate: 10 });
-    await Promise.all(Array.from({ length: 12 }, (_, i) => http.send('listAlerts', '/alert', { page: String(i) })));
-    expect(starts).toHaveLength(12);
-    const first = starts[0]!;
-    // 10 per second: about 5 in the first half second (4.5 slots), never the 12 sent at once.
-    expect(starts.filter((t) => t - first < 450).length).toBeLessThanOrEqual(6);
-    expect(starts.at(-1)! - first).toBeGreaterThanOrEqual(900);
+    const http = onFakeClock(
+      (_request, at) => {
+        starts.push(at);
+        return answerJson(200, []);
+      },
+      { rate: 10, concurrency: 4 },
+    );
+    await settle(Promise.all(Array.from({ length: 12 }, (_, i) => http.send('listAlerts', '/alert', { page: String(i) }))));
+    expect(starts).toEqual(Array.from({ length: 12 }, (_, i) => i * 100));
   });
 
   it('aborts requests in flight at the deadline, and sends nothing after it', async () => {
     let hits = 0;
-    const target = await listen(() => {
-      hits += 1; // never answers
-    });
     const deadline = new AbortController();
-    const http = client(target, { signal: deadline.signal, timeoutMs: 30_000 });
-    const started = performance.now();
+    const http = onFakeClock(
+      () => {
+        hits += 1;
+        return new Promise<Response>(() => undefined); // never answers
+      },
+      { signal: deadline.signal, timeoutMs: 30_000 },
+    );
     const pending = http.send('listAlerts', '/alert', {});
     setTimeout(() => deadline.abort(), 200);
-    expect(await pending).toMatchObject({ error: DEADLINE_REACHED });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await settle(pending)).toMatchObject({ error: DEADLINE_REACHED });
+    expect(performance.now()).toBe(200); // at the deadline, not at the 30 s timeout
     const later = await http.send('listAlerts', '/alert', { page: '2' });
-    expect(later).toMatchObject({ error: DEADLINE_REACHED, request: { url: `${target}/alert?page=2` } });
+    expect(later).toMatchObject({ error: DEADLINE_REACHED, request: { url: 'http://target.test/alert?page=2' } });
     expect(later.response).toBeUndefined();
     expect(hits).toBe(1);
     expect(http.stats.sent).toBe(1);
   });
 
   it('stops waiting for a retry at the deadline', async () => {
-    const target = await listen((_request, response) => json(response, 429, {}, { 'retry-after': '20' }));
     const deadline = new AbortController();
-    const http = client(target, { signal: deadline.signal });
-    const started = performance.now();
+    const http = onFakeClock(() => answerJson(429, {}, { 'retry-after': '20' }), { signal: deadline.signal });
     setTimeout(() => deadline.abort(), 300);
-    expect(await http.send('listAlerts', '/alert', {})).toMatchObject({ error: DEADLINE_REACHED });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await settle(http.send('listAlerts', '/alert', {}))).toMatchObject({ error: DEADLINE_REACHED });
+    expect(performance.now()).toBe(300); // not after the 20 s Retry-After
     expect(http.stats).toEqual({ sent: 1, retried: 0, cut: 0 });
   });
 });

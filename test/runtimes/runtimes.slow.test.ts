@@ -262,10 +262,18 @@ describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('%s', (name) =
       const origin = limited!.url;
       // A request without a key makes a Worker's app and counts for no key (the limit comes after auth).
       expect((await fetch(`${origin}/alert`)).status).toBe(401);
-      // The limit counts per second of the clock: start just after a second begins.
-      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
-      const quick = [];
-      for (let i = 0; i < 3; i += 1) quick.push(await fetch(`${origin}/alert?pageSize=1`, { headers: { 'x-api-key': KEY } }));
+      // The limit counts per second of the clock. Three requests are judged only when they began and ended
+      // within one second of this machine's clock (the server's too): on a loaded machine that may take
+      // another try, never a verdict on requests that straddled two seconds.
+      let quick: Response[] | undefined;
+      for (let tries = 0; tries < 5 && !quick; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+        const second = Math.floor(Date.now() / 1000);
+        const sent: Response[] = [];
+        for (let i = 0; i < 3; i += 1) sent.push(await fetch(`${origin}/alert?pageSize=1`, { headers: { 'x-api-key': KEY } }));
+        if (Math.floor(Date.now() / 1000) === second) quick = sent;
+      }
+      if (!quick) throw new Error('no three requests fitted within one second in five tries');
       expect(quick.map((response) => response.status)).toEqual([200, 200, 429]);
       expect(quick[2]!.headers.get('retry-after')).toBe('1');
       expect(quick[2]!.headers.get('content-type')).toBe('application/problem+json');
