@@ -41,7 +41,7 @@ export { createRecordFactory, type ApiRecord, type RecordFactory } from './fixtu
 export { loadDataFile, DataFileError } from './fixtures/load-data-file.ts';
 export { serializeDataset } from './fixtures/serialize-dataset.ts';
 export type { Violation } from './proxy/validate-exchange.ts';
-export type { DatasetStore } from './server/dataset-store.ts';
+export type { DatasetStore } from './store/dataset-store.ts';
 export type { LatencyRange } from './server/latency.ts';
 export { loadSpec, SpecError, DEFAULT_SPEC_PATH, type LoadedSpec } from './spec/load-spec.ts';
 export { listAssumptions, type Assumption } from './spec/list-assumptions.ts';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { assumptionsTable, withAssumptionsTable } from '../spec/assumptions-table.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, parseOptions } from './cli-error.ts';
-import { systemError } from '../system-error.ts';
+import { systemError } from '../shared/system-error.ts';
 
 /** Help of `tempmon assumptions`. */
 export const ASSUMPTIONS_HELP = `Usage: tempmon assumptions [options]

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { integerOption as integerIn, type OptionFailure } from './option-parsers.ts';
+import { integerOption as integerIn, type OptionFailure } from '../options/option-parsers.ts';
 
 /** Why the command could not run (bad arguments, bad data, port taken): one line on stderr, exit code 2. */
 export class CliError extends Error {

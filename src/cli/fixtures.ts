@@ -4,7 +4,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { datasetChunks } from '../fixtures/dataset-chunks.ts';
 import type { DatasetOptions } from '../fixtures/generate-dataset.ts';
 import { MAX_DATA_FILE_BYTES, mib } from '../fixtures/read-data-text.ts';
-import { systemError } from '../system-error.ts';
+import { systemError } from '../shared/system-error.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, parseOptions } from './cli-error.ts';
 import { countsOf } from '../fixtures/collections.ts';

@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { clientError } from '../server/client-error.ts';
+import { clientError } from '../http/client-error.ts';
 import { CliError } from './cli-error.ts';
 
 /**

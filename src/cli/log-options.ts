@@ -1,4 +1,4 @@
-import { LOG_FORMATS, type LogFormat, type LogSink } from '../server/request-log.ts';
+import { LOG_FORMATS, type LogFormat, type LogSink } from '../http/request-log.ts';
 import { CliError } from './cli-error.ts';
 
 /** `--log-format`: compact (default) or json. */

@@ -1,6 +1,6 @@
 import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { appListener } from '../server/node-listener.ts';
+import { appListener } from '../http/app-listener.ts';
 import { CliError, integerOption, parseOptions } from './cli-error.ts';
 import { listen } from './listen.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';

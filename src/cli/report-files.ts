@@ -6,7 +6,7 @@ import { junitReport } from '../contract/reports/junit-report.ts';
 import type { Secrets } from '../secrets/redact.ts';
 import type { ContractReport } from '../contract/types.ts';
 import { CliError } from './cli-error.ts';
-import { systemError } from '../system-error.ts';
+import { systemError } from '../shared/system-error.ts';
 
 /** The report files a contract run was asked to write. */
 export interface ReportPaths {

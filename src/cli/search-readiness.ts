@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import pino from 'pino';
-import type { LogFormat } from '../server/request-log.ts';
+import type { LogFormat } from '../http/request-log.ts';
 
 /** How often the readiness probe is asked, and how much must be done for an estimate of the rest. */
 const POLL_MS = 250;

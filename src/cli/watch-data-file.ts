@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { DataFileError, loadDataFile } from '../fixtures/load-data-file.ts';
-import type { DatasetStore } from '../server/dataset-store.ts';
+import type { DatasetStore } from '../store/dataset-store.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 

@@ -2,7 +2,7 @@
 import { createApp } from '../server/create-app.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { loadData } from './load-data.ts';
-import { runtimeMock, serveFlags } from './runtime-options.ts';
+import { runtimeMock, serveFlags } from '../options/runtime-options.ts';
 
 /** What this entry uses of Bun's globals (no @types/bun in the project). */
 declare const Bun: {

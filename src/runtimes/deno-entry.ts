@@ -3,7 +3,7 @@
 import { createApp } from '../server/create-app.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { loadData } from './load-data.ts';
-import { runtimeMock, serveFlags } from './runtime-options.ts';
+import { runtimeMock, serveFlags } from '../options/runtime-options.ts';
 
 /** What this entry uses of Deno's globals (no Deno types in the project). */
 declare const Deno: {

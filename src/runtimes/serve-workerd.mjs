@@ -15,10 +15,10 @@ const root = new URL('../..', import.meta.url).pathname;
 const { loadSpec } = await import(new URL('../../dist/spec/load-spec.js', import.meta.url).href);
 const { countsOf } = await import(new URL('../../dist/fixtures/collections.js', import.meta.url).href);
 const { VALUE_OPTIONS, optionVariable, runtimeMock, serveFlags } = await import(
-  new URL('../../dist/runtimes/runtime-options.js', import.meta.url).href
+  new URL('../../dist/options/runtime-options.js', import.meta.url).href
 );
 // A Worker's bound on a collection: what is indexed in the request of its first search (see worker-entry.ts).
-const { SYNC_INDEX_LIMIT } = await import(new URL('../../dist/server/generated-store.js', import.meta.url).href);
+const { SYNC_INDEX_LIMIT } = await import(new URL('../../dist/store/generated-store.js', import.meta.url).href);
 
 let settings;
 try {

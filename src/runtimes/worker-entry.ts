@@ -4,12 +4,12 @@
 import { parse } from 'yaml';
 import source from '../../spec/openapi.yaml';
 import { createApp } from '../server/create-app.ts';
-import { SYNC_INDEX_LIMIT } from '../server/generated-store.ts';
-import { OUTSIDE_APP_HEADERS, PROBLEMS, problemBody } from '../server/problem.ts';
+import { SYNC_INDEX_LIMIT } from '../store/generated-store.ts';
+import { OUTSIDE_APP_HEADERS, PROBLEMS, problemBody } from '../http/problem.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { precompiledValidator } from './precompiled-validator.ts';
 import { QUERY_VALIDATORS } from './query-validators.js';
-import { type RuntimeEnv, runtimeMock } from './runtime-options.ts';
+import { type RuntimeEnv, runtimeMock } from '../options/runtime-options.ts';
 
 /**
  * The kit's spec, bundled: a Worker has no file system to read it from. The YAML comes in as text (a

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { doorkeeper } from './doorkeeper.ts';
+import { doorkeeper } from '../store/doorkeeper.ts';
 
 /** A listing answer, kept to serve the same request again without recomputing it. */
 export interface Answer {

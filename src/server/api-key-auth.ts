@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyChecker } from './key-checker.ts';
 import type { Operation } from '../spec/operations.ts';
-import { operationProblem, problem } from './problem.ts';
-import { requestHeader } from './request-header.ts';
+import { operationProblem, problem } from '../http/problem.ts';
+import { requestHeader } from '../http/request-header.ts';
 
 /**
  * Checks the API key header against the configured keys in constant time (see keyChecker). The key

@@ -3,7 +3,7 @@
 import type { Dataset, DatasetOptions } from '../fixtures/generate-dataset.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
-import type { DatasetStore } from './dataset-store.ts';
+import type { DatasetStore } from '../store/dataset-store.ts';
 import type { LatencyRange } from './latency.ts';
 
 /** Simulated network and server conditions, for building loading, error and rate-limited states. */

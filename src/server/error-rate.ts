@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Operation } from '../spec/operations.ts';
-import { operationProblem, problem } from './problem.ts';
+import { operationProblem, problem } from '../http/problem.ts';
 import type { RandomStream } from './random-stream.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Operation } from '../spec/operations.ts';
-import { preferencesOf } from './prefer.ts';
-import { operationProblem, problem } from './problem.ts';
+import { preferencesOf } from '../http/prefer.ts';
+import { operationProblem, problem } from '../http/problem.ts';
 
 /** The query parameter that forces a status where a Prefer header is awkward. */
 export const FORCE_PARAMETER = '__code';

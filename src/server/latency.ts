@@ -1,5 +1,5 @@
 import type { MiddlewareHandler, Next } from 'hono';
-import { preferencesOf } from './prefer.ts';
+import { preferencesOf } from '../http/prefer.ts';
 import type { RandomStream } from './random-stream.ts';
 
 /** A delay in milliseconds, fixed (min = max) or drawn uniformly from the range. */

@@ -1,19 +1,19 @@
 import * as crypto from 'node:crypto';
 import type { Handler } from 'hono';
-import { takeCorsHeaders } from './browser-cors.ts';
+import { takeCorsHeaders } from '../http/browser-cors.ts';
 import './response-cache.ts';
 import { LISTING_PARAMETERS, listingParameters } from '../spec/listing-parameters.ts';
 import type { Operation } from '../spec/operations.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache, type Answer } from './answer-cache.ts';
-import type { HideKeys } from './hide-keys.ts';
+import type { HideKeys } from '../http/hide-keys.ts';
 import { linkHeader } from './paginate.ts';
-import { createQueryParser } from './parse-query.ts';
-import { preferencesOf } from './prefer.ts';
-import { requestHeader } from './request-header.ts';
-import type { ParameterError } from './problem.ts';
-import { operationProblem, problem } from './problem.ts';
-import type { RecordStore } from './record-store.ts';
+import { createQueryParser } from '../http/parse-query.ts';
+import { preferencesOf } from '../http/prefer.ts';
+import { requestHeader } from '../http/request-header.ts';
+import type { ParameterError } from '../http/problem.ts';
+import { operationProblem, problem } from '../http/problem.ts';
+import type { RecordStore } from '../store/record-store.ts';
 
 /** The answer to a listing request, or why there is none. */
 export type Outcome = { answer: Answer } | { invalid: ParameterError[] } | { warming: number };

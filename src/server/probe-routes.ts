@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { ProbeOperation } from '../spec/probe-operations.ts';
-import type { DatasetStore } from './dataset-store.ts';
-import { PROBLEMS, problem } from './problem.ts';
+import type { DatasetStore } from '../store/dataset-store.ts';
+import { PROBLEMS, problem } from '../http/problem.ts';
 
 /** Probes answer about now: no cache may keep an answer. */
 const NO_STORE = { 'Cache-Control': 'no-store' };

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { requestHeader } from './request-header.ts';
+import { requestHeader } from '../http/request-header.ts';
 import type { Operation } from '../spec/operations.ts';
-import { operationProblem, problem } from './problem.ts';
+import { operationProblem, problem } from '../http/problem.ts';
 
 /**
  * At most `perSecond` requests per key in each one-second window, else 429 with Retry-After. Runs

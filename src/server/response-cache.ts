@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { Socket } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
-import { doorkeeper } from './doorkeeper.ts';
+import { doorkeeper } from '../store/doorkeeper.ts';
 import type { KeyChecker } from './key-checker.ts';
 
 declare module 'hono' {

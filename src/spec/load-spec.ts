@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { systemError } from '../system-error.ts';
+import { systemError } from '../shared/system-error.ts';
 
 /**
  * A file of the kit, by its path from the repository's root. Where modules have no file URL (a bundle on

@@ -4,7 +4,7 @@ import { Agent, createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { createMock, type Mock } from '../../src/server/create-app.ts';
-import { createDatasetStore } from '../../src/server/dataset-store.ts';
+import { createDatasetStore } from '../../src/store/dataset-store.ts';
 import { nodeListener } from '../../src/server/node-listener.ts';
 import { KEY, spec } from '../helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exposedHeaders } from '../../src/server/browser-cors.ts';
+import { exposedHeaders } from '../../src/http/browser-cors.ts';
 import { listOperations } from '../../src/spec/operations.ts';
 import { spec } from '../helpers.ts';
 

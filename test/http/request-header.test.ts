@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestHeader } from '../../src/server/request-header.ts';
+import { requestHeader } from '../../src/http/request-header.ts';
 
 // What a route reads: the same under @hono/node-server (node:http's parsed headers) as from a Request.
 const app = new Hono();

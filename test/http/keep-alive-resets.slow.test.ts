@@ -7,21 +7,21 @@
 //   closed the connection 500 ms after the answer when the body had not all come by then (a slow upload,
 //   a client that writes its body later than its headers), and mid-body past 64 MiB; the answer had gone
 //   out without `Connection: close`, so the client's next request on that connection got ECONNRESET.
-//   The listener now turns that cleanup off and drops unread bodies itself (src/server/discard-body.ts):
+//   The listener now turns that cleanup off and drops unread bodies itself (src/http/discard-body.ts):
 //   the connection stays open; a body declared over 64 MiB gets its answer with `Connection: close`.
 //   'upstream' below is the minimal reproduction against a bare adapter.
 // - node:http as a client sends the body of a DELETE or OPTIONS (and GET, HEAD) given to `req.end(body)`
 //   with no Content-Length: on the wire it is no body but the start of the next request, which the server
 //   refuses (400, and a reset when the body is more than the server reads at once) — for those methods
 //   only, which is the signature of the resets the issue reports. A client bug, shown in 'upstream' too;
-//   a fuzz client must send Content-Length itself (test/server/fuzz-http.slow.test.ts does).
+//   a fuzz client must send Content-Length itself (test/http/fuzz-http.slow.test.ts does).
 import { createServer, request, type RequestListener, type Server } from 'node:http';
 import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock } from '../../src/server/create-app.ts';
-import { MAX_DISCARDED_BODY_BYTES } from '../../src/server/discard-body.ts';
+import { MAX_DISCARDED_BODY_BYTES } from '../../src/http/discard-body.ts';
 import { nodeListener } from '../../src/server/node-listener.ts';
 import { KEY, spec, validator } from '../helpers.ts';
 
@@ -343,7 +343,7 @@ describe('keep-alive connections to the mock', () => {
 });
 
 // --- Upstream: the minimal reproduction, against bare servers. If these start failing, the adapter or
-// Node changed: see whether src/server/discard-body.ts is still needed.
+// Node changed: see whether src/http/discard-body.ts is still needed.
 
 describe('upstream: @hono/node-server and node:http alone', () => {
   const app = new Hono();

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DOMAIN_BUILDERS } from '../../src/fixtures/domain-builders.ts';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
-import { finishNow } from '../../src/server/between-requests.ts';
-import { createSearchIndexBuilder } from '../../src/server/search-index.ts';
+import { finishNow } from '../../src/store/between-requests.ts';
+import { createSearchIndexBuilder } from '../../src/store/search-index.ts';
 import { spec } from '../helpers.ts';
 
 const { alerts, sensors } = generateDataset(spec.document, { seed: 21, counts: { alerts: 1500, sensors: 700 } });

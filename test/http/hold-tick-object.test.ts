@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-const MODULE = fileURLToPath(new URL('../../src/server/hold-tick-object.ts', import.meta.url));
+const MODULE = fileURLToPath(new URL('../../src/http/hold-tick-object.ts', import.meta.url));
 
 // Runs nextTick, lets a full GC run while no tick is pending, runs nextTick again, then prints the IC
 // states V8 recorded for the tick object's literal (one per key). %DebugPrint needs natives syntax.

@@ -2,7 +2,7 @@
 // fast-check over methods, targets, queries and headers on a keep-alive node:http connection; the key
 // put anywhere in the URL and the headers; malformed and pipelined HTTP written on raw sockets.
 //
-// Replay a failure with the seed fast-check prints: FUZZ_SEED=<seed> npx vitest run test/server/fuzz-http.slow.test.ts
+// Replay a failure with the seed fast-check prints: FUZZ_SEED=<seed> npx vitest run test/http/fuzz-http.slow.test.ts
 // FUZZ_RUNS=<factor> scales every run count (default 1: about 10 s of tests on 2 busy cores).
 //
 // What this fuzzing found (issue 11, item 10), fixed since and asserted here:
@@ -16,7 +16,7 @@ import { Agent, createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { clientError } from '../../src/server/client-error.ts';
+import { clientError } from '../../src/http/client-error.ts';
 import { createMock } from '../../src/server/create-app.ts';
 import { nodeListener } from '../../src/server/node-listener.ts';
 import { spec, validator } from '../helpers.ts';
@@ -1054,7 +1054,7 @@ describe('raw sockets', () => {
     async (_, piece) => {
       const [refusal] = await checkBatch([piece, VALID_PIECES[0]!, CLOSER]);
       // After an HTTP/1.0 request Node drops what was pipelined behind it, and may answer that with a
-      // bare 400 in place of the first answer (see the top of the file): test/server/invalid-host.test.ts
+      // bare 400 in place of the first answer (see the top of the file): test/http/invalid-host.test.ts
       // sends it alone.
       if (piece.last === 'close') return;
       // Answered as the app would, by the listener's errorHandler: never an empty 400.

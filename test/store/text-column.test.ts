@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { finishNow } from '../../src/server/between-requests.ts';
-import { searchColumn, type TextColumn, textColumnOf, trigramsBuilding } from '../../src/server/text-column.ts';
+import { finishNow } from '../../src/store/between-requests.ts';
+import { searchColumn, type TextColumn, textColumnOf, trigramsBuilding } from '../../src/store/text-column.ts';
 
 const trigramsOf = (column: TextColumn) => finishNow(trigramsBuilding(column));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { createRecordFactory } from '../../src/fixtures/record-factory.ts';
-import { SYNC_INDEX_LIMIT, createGeneratedStore } from '../../src/server/generated-store.ts';
-import type { PageResult } from '../../src/server/record-store.ts';
+import { SYNC_INDEX_LIMIT, createGeneratedStore } from '../../src/store/generated-store.ts';
+import type { PageResult } from '../../src/store/record-store.ts';
 import { spec } from '../helpers.ts';
 
 const factory = createRecordFactory(spec.document, 12);

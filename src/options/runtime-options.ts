@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { apiKeysOption, integerOption } from '../cli/option-parsers.ts';
-import { describeScenarios, scenarioOptions } from '../cli/scenario-options.ts';
+import { apiKeysOption, integerOption } from './option-parsers.ts';
+import { describeScenarios, scenarioOptions } from './scenario-options.ts';
 import { collectionsOf, countsOf } from '../fixtures/collections.ts';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import type { AppOptions } from '../server/app-options.ts';

@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HideKeys } from '../../src/server/hide-keys.ts';
-import { requestLog } from '../../src/server/request-log.ts';
+import type { HideKeys } from '../../src/http/hide-keys.ts';
+import { requestLog } from '../../src/http/request-log.ts';
 
 const request = (url: string, method = 'GET') => ({ method, url }) as IncomingMessage;
 const response = (statusCode: number, destroyed = false) => ({ statusCode, destroyed }) as ServerResponse;

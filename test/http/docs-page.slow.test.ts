@@ -17,7 +17,7 @@ if (!available) {
   console.warn(
     [
       '',
-      `SKIPPED: the browser test of GET /docs (test/server/docs-page.slow.test.ts): ${CHROMIUM} is missing.`,
+      `SKIPPED: the browser test of GET /docs (test/http/docs-page.slow.test.ts): ${CHROMIUM} is missing.`,
       `  To run it: ${INSTALL}   (CI installs it; under CI=true a missing Chromium fails the run)`,
       '',
     ].join('\n'),

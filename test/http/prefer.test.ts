@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { parsePrefer, preferencesOf } from '../../src/server/prefer.ts';
+import { parsePrefer, preferencesOf } from '../../src/http/prefer.ts';
 
 describe('parsePrefer (RFC 7240)', () => {
   it('reads tokens, values, quoted values and drops parameters', () => {

@@ -1,4 +1,4 @@
-// The options every runtime entry shares (src/runtimes/runtime-options.ts), and the query validators a
+// The options every runtime entry shares (src/options/runtime-options.ts), and the query validators a
 // Worker gets compiled ahead of time: they must word a 400 as Ajv does at run time on Node.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { serveCommand } from '../../src/cli/serve.ts';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { loadData } from '../../src/runtimes/load-data.ts';
 import { precompiledValidator } from '../../src/runtimes/precompiled-validator.ts';
-import { RuntimeOptionError, runtimeMock, serveFlags } from '../../src/runtimes/runtime-options.ts';
+import { RuntimeOptionError, runtimeMock, serveFlags } from '../../src/options/runtime-options.ts';
 import { DEFAULT_API_KEY } from '../../src/server/create-app.ts';
 import { listOperations } from '../../src/spec/operations.ts';
 import { ROOT } from '../built-cli.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/spec/records.ts';
-import { createRecordStore, type PageResult, searchCache } from '../../src/server/record-store.ts';
+import { createRecordStore, type PageResult, searchCache } from '../../src/store/record-store.ts';
 
 describe('searchCache', () => {
   it('searches a term again until it was searched twice, then keeps its matches', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doorkeeper } from '../../src/server/doorkeeper.ts';
+import { doorkeeper } from '../../src/store/doorkeeper.ts';
 
 describe('doorkeeper', () => {
   it('says a key was seen from its second time on', () => {
