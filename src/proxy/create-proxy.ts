@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
-import { Hono } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { describeNetworkError } from '../contract/http-client.ts';
 import type { Exchange } from '../contract/types.ts';
-import { browserCors } from '../http/browser-cors.ts';
 import type { ProxyOptions } from './proxy-options.ts';
-import { validHost } from '../http/valid-host.ts';
-import { addSpecRoutes } from '../http/docs-page.ts';
-import { addMethodNotAllowed } from '../http/method-not-allowed.ts';
 import { type HideKeys, hideKeysIn, keyHider } from '../http/hide-keys.ts';
 import { createQueryParser } from '../http/parse-query.ts';
-import { PROBLEMS, PROBLEM_MEDIA_TYPE, problem, problemBody, type ProblemTemplate } from '../http/problem.ts';
+import { createShell } from '../http/create-shell.ts';
+import { PROBLEMS, PROBLEM_MEDIA_TYPE, problemBody, type ProblemTemplate } from '../http/problem.ts';
 import { apiKeyHeaders, listOperations } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { targetView } from '../spec/target-view.ts';
@@ -53,23 +49,12 @@ export async function createProxy(options: ProxyOptions) {
   let count = 0;
   const log = options.log ?? (() => undefined);
 
-  const app = new Hono();
   const operations = listOperations(document).filter((op) => op.method === 'get');
   const keyHeaders = apiKeyHeaders(operations);
   /** Hides the key a request sent (in its key header) wherever the proxy itself quotes that request. */
   const hideKeysOf = (headers: Readonly<Record<string, string | string[] | undefined>>): HideKeys =>
     keyHider(keyHeaders.flatMap((name) => headers[name] ?? []));
-  app.use('*', async (c, next) => {
-    c.set('hideKeys', hideKeysOf(c.req.header()));
-    await next();
-  });
-  app.use('*', browserCors(operations));
-  app.use('*', validHost());
-  app.get('/__tempmon/violations', (c) => c.json({ count, violations }));
-  // The spec and its interactive reference, with the mock's own handlers; "Try it out" goes through the proxy.
-  addSpecRoutes(app, options.spec);
-
-  for (const operation of operations) {
+  const forwarders = operations.map((operation) => {
     const judge = memoised(exchangeValidator(operation, document, judges));
     const parseQuery = createQueryParser(operation.queryParameters, validator);
     const forward = async (incoming: URL, requestHeaders: Record<string, string | undefined>, hide: HideKeys): Promise<Reply> => {
@@ -151,21 +136,23 @@ export async function createProxy(options: ProxyOptions) {
       }
       return { status: answer.status, headers: responseHeaders, body: text };
     };
-    app.get(operation.path, async (c) => {
-      // The request's HideKeys, made once by the middleware above.
-      const reply = await forward(new URL(c.req.url), c.req.header(), hideKeysIn(c));
-      return new Response(reply.body, { status: reply.status, headers: reply.headers });
-    });
-  }
-  // Another method on a listing path: 405 naming what the spec has there, as the mock answers (never forwarded).
-  addMethodNotAllowed(app, operations);
-  app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
-  // Never leak a stack trace to the client; the cause goes to the proxy's log, without the request's key.
-  app.onError((error, c) => {
-    const hide = hideKeysIn(c);
-    log(hide(`proxy failure on ${c.req.method} ${c.req.path}: ${String(error)}`));
-    return problem(c, PROBLEMS.internal, 'The proxy failed unexpectedly; this is a bug in tempmon-kit.');
+    return { operation, forward };
   });
+
+  // The spec and its interactive reference, with the mock's own handlers; "Try it out" goes through the proxy.
+  // Another method on a listing path gets 405 naming what the spec has there, as the mock answers (never forwarded).
+  const app = createShell(
+    { spec: options.spec, operations, name: 'proxy', hideKeys: { perRequest: (c) => hideKeysOf(c.req.header()) }, logFailure: log },
+    (app) => {
+      app.get('/__tempmon/violations', (c) => c.json({ count, violations }));
+      for (const { operation, forward } of forwarders)
+        app.get(operation.path, async (c) => {
+          // The request's HideKeys, made once by the shell.
+          const reply = await forward(new URL(c.req.url), c.req.header(), hideKeysIn(c));
+          return new Response(reply.body, { status: reply.status, headers: reply.headers });
+        });
+    },
+  );
   return { app, hideKeysOf, violations: () => ({ count, violations: [...violations] }), flush: () => recorder?.flush() };
 }
 

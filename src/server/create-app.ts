@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import { createRecordFactory } from '../fixtures/record-factory.ts';
 import { loadSpec } from '../spec/load-spec.ts';
@@ -9,19 +9,15 @@ import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache } from './answer-cache.ts';
 import type { AppOptions } from './app-options.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
-import { browserCors } from '../http/browser-cors.ts';
 import { createDatasetStore, createGeneratedDatasetStore } from '../store/dataset-store.ts';
-import { addSpecRoutes } from '../http/docs-page.ts';
-import { validHost } from '../http/valid-host.ts';
 import { errorRate } from './error-rate.ts';
 import { forcedResponse } from './forced-response.ts';
-import { type HideKeys, hideKeys, keyHider } from '../http/hide-keys.ts';
+import { createShell } from '../http/create-shell.ts';
+import { type HideKeys, keyHider } from '../http/hide-keys.ts';
 import { keyChecker } from './key-checker.ts';
 import { latency } from './latency.ts';
 import { listRoute, listingAnswerer } from './list-route.ts';
 import { addProbeRoutes } from './probe-routes.ts';
-import { addMethodNotAllowed } from '../http/method-not-allowed.ts';
-import { PROBLEMS, problem } from '../http/problem.ts';
 import { createRandomStream } from './random-stream.ts';
 import { rateLimit } from './rate-limit.ts';
 import { createResponseCache } from './response-cache.ts';
@@ -79,40 +75,36 @@ export function createMock(options: AppOptions = {}): Mock {
   });
 
   // One pipeline, in this order: every rule below lives once, here, and node:http only replays its answers.
-  const app = new Hono();
-  app.use('*', cache.capture);
-  // Every answer and log line after this may quote the URL, where a client may have put its key.
-  app.use('*', hideKeys(hide));
-  app.use('*', browserCors(operations));
-  app.use('*', validHost());
-  addSpecRoutes(app, spec);
-  addProbeRoutes(app, listProbes(spec.document), store);
-
-  for (const operation of operations) {
-    const path = honoPath(operation.path);
-    const { key } = operation.collection;
-    const answer = listingAnswerer(
-      operation,
-      () => store.collection(key),
-      () => store.identity,
-      validator,
-      new AnswerCache(),
-      hide,
-    );
-    // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
-    app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));
-    if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, knownKey, operation));
-    if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation));
-    if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream, operation));
-    app.get(path, listRoute(answer, operation));
-  }
-  addMethodNotAllowed(app, operations);
-
-  app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
-  // Never leak a stack trace (or anything else) to the client; the cause goes to the server's log.
-  app.onError((error, c) => {
-    console.error(`tempmon: unexpected error on ${c.req.method} ${hide(c.req.path)}: ${hide(error.message)}`);
-    return problem(c, PROBLEMS.internal, 'The mock failed unexpectedly; this is a bug in tempmon-kit.');
-  });
+  const app = createShell(
+    {
+      spec,
+      operations,
+      name: 'mock',
+      hideKeys: { always: hide },
+      logFailure: (line) => console.error(`tempmon: ${line}`),
+      first: cache.capture,
+    },
+    (app) => {
+      addProbeRoutes(app, listProbes(spec.document), store);
+      for (const operation of operations) {
+        const path = honoPath(operation.path);
+        const { key } = operation.collection;
+        const answer = listingAnswerer(
+          operation,
+          () => store.collection(key),
+          () => store.identity,
+          validator,
+          new AnswerCache(),
+          hide,
+        );
+        // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
+        app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));
+        if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, knownKey, operation));
+        if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation));
+        if (scenarios.errorRate) app.get(path, errorRate(scenarios.errorRate, faultStream, operation));
+        app.get(path, listRoute(answer, operation));
+      }
+    },
+  );
   return { app, replay: cache.replay, hideKeys: hide };
 }
