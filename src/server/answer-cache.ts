@@ -1,5 +1,4 @@
-import { LRUCache } from 'lru-cache';
-import { doorkeeper } from '../store/doorkeeper.ts';
+import { AdmissionCache } from '../store/admission-cache.ts';
 
 /** A listing answer, kept to serve the same request again without recomputing it. */
 export interface Answer {
@@ -18,8 +17,7 @@ const LIMIT = 512;
  * the app's own cache, on every runtime. Not node:http's replay of whole responses (see response-cache.ts).
  */
 export class AnswerCache {
-  readonly #answers = new LRUCache<string, Answer>({ max: LIMIT });
-  readonly #offeredBefore = doorkeeper(LIMIT * 4);
+  readonly #answers = new AdmissionCache<Answer>({ max: LIMIT });
 
   /** The key of a request's answer: data identity, the Prefer example asked for, and the full URL. */
   static key(identity: string, href: string, empty: boolean): string {
@@ -36,6 +34,6 @@ export class AnswerCache {
    * second time on anyway (see response-cache.ts); this cache serves the others and other runtimes.
    */
   offer(key: string, answer: Answer): void {
-    if (this.#offeredBefore(key)) this.#answers.set(key, answer);
+    this.#answers.offer(key, answer);
   }
 }

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
-import { LRUCache } from 'lru-cache';
-import { doorkeeper } from '../store/doorkeeper.ts';
+import { AdmissionCache } from '../store/admission-cache.ts';
 import type { KeyChecker } from './key-checker.ts';
 
 declare module 'hono' {
@@ -73,10 +72,11 @@ export function createResponseCache(options: {
   readonly knownKey: KeyChecker;
 }): ResponseCache {
   const { enabled, identity, keyHeaders, knownKey } = options;
-  const stored = new LRUCache<string, Stored>({
+  const stored = new AdmissionCache<Stored>({
     max: MAX_ENTRIES,
     maxSize: MAX_BYTES,
-    sizeCalculation: (entry) => entry.body.length + 512,
+    sizeOf: (entry) => entry.body.length + 512,
+    remembered: MAX_ENTRIES,
   });
 
   /** Which configured key each key header carries, by the app's key check (never the key itself). */
@@ -92,7 +92,6 @@ export function createResponseCache(options: {
   // The key of a request that missed, made by replay before the app ran (so data reloaded meanwhile is
   // never stored under the new identity), for capture to store the app's answer under.
   const missed = new WeakMap<IncomingMessage, string>();
-  const seenBefore = doorkeeper(MAX_ENTRIES);
   // What each connection asked last and the answer it got; `version` counts changes to `stored`, so an
   // answer since replaced or evicted is never replayed from here.
   const lastAsked = new WeakMap<Socket, Asked>();
@@ -141,7 +140,7 @@ export function createResponseCache(options: {
       if (!hit) {
         // Stored from its second sight on: a request seen once (a fresh search term each time) is never
         // stored, which would cost more than answering it (reading a Response's headers makes it whole).
-        if (seenBefore(key)) missed.set(request, key);
+        if (stored.admits(key)) missed.set(request, key);
         return false;
       }
       if (socket) lastAsked.set(socket, { version, url, keys, host, prefer, etags, data, hit });

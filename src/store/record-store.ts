@@ -1,6 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { ApiRecord } from '../spec/records.ts';
-import { doorkeeper } from './doorkeeper.ts';
+import { AdmissionCache } from './admission-cache.ts';
 import { indexBuild } from './index-build.ts';
 import { createSearchIndexBuilder, LAYOUT_SAMPLE } from './search-index.ts';
 
@@ -35,13 +34,12 @@ export const TRIGRAM_LIMIT = 50_000;
  * term searched once (a new one per keystroke or per request) evicts nothing.
  */
 export function searchCache(search: (term: string) => Uint32Array): (term: string) => Uint32Array {
-  const recent = new LRUCache<string, Uint32Array>({ max: CACHED_TERMS });
-  const searchedBefore = doorkeeper(CACHED_TERMS * 4);
+  const recent = new AdmissionCache<Uint32Array>({ max: CACHED_TERMS });
   return (term) => {
     let hits = recent.get(term);
     if (!hits) {
       hits = search(term);
-      if (searchedBefore(term)) recent.set(term, hits);
+      recent.offer(term, hits);
     }
     return hits;
   };
