@@ -2,7 +2,9 @@ import { ALL_CHECKS } from '../contract/checks/index.ts';
 import { unrunReport } from '../contract/grade.ts';
 import { verdictLine } from '../contract/reports/console-report.ts';
 import { redact } from '../secrets/redact.ts';
-import { CONTRACT_DEFAULTS, runContract } from '../contract/run-contract.ts';
+import { CONTRACT_FLAGS, type ContractFlag } from '../contract/contract-flags.ts';
+import type { ContractOptions } from '../contract/contract-options.ts';
+import { runContract } from '../contract/run-contract.ts';
 import { openHarLog, withHarEntries, type HarLog } from '../contract/reports/har-log.ts';
 import { ContractSetupError, type ContractReport, type Exchange } from '../contract/types.ts';
 import type { Place } from '../contract/exchange-recorder.ts';
@@ -21,53 +23,45 @@ Exit code 0: conformant (every requested check evaluated, none failed);
           2: could not run (bad arguments, target unreachable, key refused, every listing 404).
 
 Options:
-  --target URL              base URL of the server under test (required)
-  --api-key KEY             the key to send; better: set TEMPMON_API_KEY in the environment
-  --strict                  fail on warnings too (assumptions of the spec, undocumented fields)
-  --checks a,b              run only these checks (see the list below)
-  --seed N                  seed of the generated requests (default: random, printed; replays a run)
-  --examples N              random requests per exploration and listing, after the covering set (default ${CONTRACT_DEFAULTS.examples})
-  --junit FILE              also write a JUnit XML report (written on every exit, 2 included)
-  --json FILE               also write a JSON report (written on every exit, 2 included)
-  --har FILE                also write every request and response as HAR 1.2, as the run goes (valid on every
-                            exit, 2 included; redacted as the reports are; bodies over 64 KiB cut)
-  --timeout MS              per request, body included (default ${CONTRACT_DEFAULTS.timeoutMs})
-  --max-duration SECONDS    the whole run's deadline (default ${CONTRACT_DEFAULTS.maxDurationMs / 1000}); checks not reached are skipped
-  --max-pages N             pages read when enumerating a listing (default ${CONTRACT_DEFAULTS.maxPages})
-  --max-response-time MS    fail any response slower than this (opt-in check max_response_time)
-  --rate N                  send at most N requests per second (for real gateways)
-  --concurrency N           requests in flight at once (default ${CONTRACT_DEFAULTS.concurrency}; from the first 429 on, one at a time)
-  --max-retries N           retries of a 429, honouring Retry-After (default 2)
-  --header 'Name: value'    extra header on every request (repeatable), e.g. for a gateway; values are redacted
-  --spec FILE               another copy of the spec (default: the kit's spec/openapi.yaml)
-  -h, --help                show this help
+${flagHelp()}
 
 The key never appears in any output: requests are shown with $TEMPMON_API_KEY.
 
 Checks:
 ${ALL_CHECKS.map((c) => `  ${c.name.padEnd(30)} ${c.description}`).join('\n')}`;
 
-const CONTRACT_OPTIONS = {
-  target: { type: 'string' },
-  'api-key': { type: 'string' },
-  strict: { type: 'boolean' },
-  checks: { type: 'string' },
-  seed: { type: 'string' },
-  examples: { type: 'string' },
-  junit: { type: 'string' },
-  json: { type: 'string' },
-  har: { type: 'string' },
-  timeout: { type: 'string' },
-  'max-duration': { type: 'string' },
-  'max-pages': { type: 'string' },
-  'max-response-time': { type: 'string' },
-  rate: { type: 'string' },
-  concurrency: { type: 'string' },
-  'max-retries': { type: 'string' },
-  header: { type: 'string', multiple: true },
-  spec: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+/** node:util's parseArgs configuration of the flags. */
+const CONTRACT_OPTIONS = Object.fromEntries(
+  CONTRACT_FLAGS.map((f) => [
+    f.name,
+    {
+      type: 'value' in f ? 'string' : 'boolean',
+      ...('multiple' in f ? { multiple: true } : {}),
+      ...('short' in f ? { short: f.short } : {}),
+    },
+  ]),
+) as { [F in (typeof CONTRACT_FLAGS)[number] as F['name']]: F extends { value: string } ? { type: 'string' } : { type: 'boolean' } };
+
+/** The flags' lines of the help: name and value, padded, then the help with its default. */
+function flagHelp(): string {
+  return CONTRACT_FLAGS.flatMap((flag: ContractFlag) => {
+    const left = `  ${flag.short ? `-${flag.short}, ` : ''}--${flag.name}${flag.value ? ` ${flag.value}` : ''}`.padEnd(28);
+    const shown = flag.default === undefined ? '' : String(flag.default / (flag.scale ?? 1));
+    const [first, ...more] = flag.help.map((line) => line.replace('{default}', shown));
+    return [`${left}${first}`, ...more.map((line) => `${' '.repeat(28)}${line}`)];
+  }).join('\n');
+}
+
+/** The options of runContract that integer flags set, each checked against its bounds and scaled. */
+function numericOptions(values: Record<string, unknown>): Partial<ContractOptions> {
+  const options: Record<string, number> = {};
+  for (const flag of CONTRACT_FLAGS as readonly ContractFlag[]) {
+    const raw = values[flag.name];
+    if (flag.integer && flag.option && typeof raw === 'string')
+      options[flag.option] = integerOption(flag.name, raw, flag.integer.min, flag.integer.max) * (flag.scale ?? 1);
+  }
+  return options;
+}
 
 /** Runs `tempmon contract`; resolves with the exit code. */
 export async function contractCommand(args: readonly string[], log: (text: string) => void = console.log): Promise<number> {
@@ -112,24 +106,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
             .map((c) => c.trim())
             .filter(Boolean)
         : undefined;
-    const number = (
-      name: 'timeout' | 'max-pages' | 'max-response-time' | 'seed' | 'examples' | 'max-duration' | 'rate' | 'concurrency' | 'max-retries',
-      min: number,
-      max: number,
-    ) => {
-      const raw = values[name];
-      return typeof raw === 'string' ? integerOption(name, raw, min, max) : undefined;
-    };
-    const timeoutMs = number('timeout', 1, 600_000);
-    const maxPages = number('max-pages', 1, 1_000_000);
-    const maxResponseTimeMs = number('max-response-time', 1, 600_000);
-    const seed = number('seed', 0, 2 ** 31 - 1);
-    const examples = number('examples', 1, 100_000);
-    const maxDuration = number('max-duration', 1, 86_400);
-    const rate = number('rate', 1, 100_000);
-    const concurrency = number('concurrency', 1, 64);
-    const maxRetries = number('max-retries', 0, 20);
-
+    const numeric = numericOptions(values);
     const spec = loadSpec(typeof values.spec === 'string' ? values.spec : undefined);
     const report = await runContract({
       target,
@@ -138,15 +115,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
       strict,
       headers: Object.fromEntries(headerValues),
       ...(checks ? { checks } : {}),
-      ...(timeoutMs ? { timeoutMs } : {}),
-      ...(maxPages ? { maxPages } : {}),
-      ...(maxResponseTimeMs ? { maxResponseTimeMs } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      ...(examples ? { examples } : {}),
-      ...(maxDuration ? { maxDurationMs: maxDuration * 1000 } : {}),
-      ...(rate ? { rate } : {}),
-      ...(concurrency ? { concurrency } : {}),
-      ...(maxRetries !== undefined ? { maxRetries } : {}),
+      ...numeric,
       ...(har ? { record: (exchange: Exchange, place: Place) => har?.add(exchange, place) } : {}),
     });
     // Closed before the reports: the entries' indices are final once the HAR is in the run's order.

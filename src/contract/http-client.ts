@@ -1,3 +1,4 @@
+import { CONTRACT_DEFAULTS } from './contract-flags.ts';
 import PQueue from 'p-queue';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { redact, redactValue, SHORT_SECRET, type Secrets } from '../secrets/redact.ts';
@@ -10,8 +11,8 @@ export interface HttpClientOptions {
   /** Base URL of the target, e.g. `https://api.example.com/v1`. */
   readonly target: string;
   readonly apiKey?: string;
-  /** Header carrying the key, from the spec's security scheme. */
-  readonly apiKeyHeader: string;
+  /** Header carrying the key, from the spec's security scheme; none: no key is sent. */
+  readonly apiKeyHeader?: string;
   /** Extra headers sent with every request (e.g. for a gateway). */
   readonly headers?: Readonly<Record<string, string>>;
   /** Per request, including reading the body. */
@@ -30,7 +31,7 @@ export interface HttpClientOptions {
    * before its Retry-After has passed.
    */
   readonly concurrency?: number;
-  /** Retries of a 429, honouring Retry-After (default 2). */
+  /** Retries of a 429, honouring Retry-After (default: CONTRACT_DEFAULTS.maxRetries). */
   readonly maxRetries?: number;
   /** The run's deadline: aborts requests in flight; later sends return at once without sending. */
   readonly signal?: AbortSignal;
@@ -114,7 +115,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   // The base URL's own path (a deployment under /v1), before a path sent as written.
   const basePath = new URL(base).pathname.replace(/\/$/, '');
   const stats = { sent: 0, retried: 0, cut: 0 };
-  const maxRetries = options.maxRetries ?? 2;
+  const maxRetries = options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries;
   const reducedCap = Math.min(options.maxBodyBytes, options.reducedBodyBytes ?? REDUCED_BODY_BYTES);
   let capReached = false;
   const pace = pacer(options.rate, options.signal);
@@ -200,7 +201,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const written = sendOptions.asWritten ? `${basePath}${path}${url.search}` : undefined;
       const headers: Record<string, string> = { ...options.headers, ...sendOptions.headers };
       const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
-      if (key !== null && key !== undefined) headers[options.apiKeyHeader] = key;
+      if (key !== null && key !== undefined && options.apiKeyHeader) headers[options.apiKeyHeader] = key;
       // Another key in its place (a look-alike the kit derived from the key, most often) is never recorded: a
       // few of them together could spell the key, which is redacted only whole when short. An echo of one long
       // enough to be told from ordinary text (not a short secret) is redacted too.

@@ -1,3 +1,4 @@
+import { CONTRACT_DEFAULTS } from './contract-flags.ts';
 import { listOperations, type Operation } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { targetView } from '../spec/target-view.ts';
@@ -17,14 +18,6 @@ import { requireDocument } from '../spec/require-document.ts';
 export type { ContractOptions } from './contract-options.ts';
 
 /** Defaults of a run, shown in the CLI's help. */
-export const CONTRACT_DEFAULTS = {
-  examples: 50,
-  maxDurationMs: 300_000,
-  maxPages: 50,
-  timeoutMs: 10_000,
-  rereadIntervalMs: 1_000,
-  concurrency: 8,
-} as const;
 
 /**
  * Runs the selected checks against every operation of the spec and grades the result. Never throws
@@ -38,13 +31,14 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     throw new ContractSetupError('--checks max_response_time needs --max-response-time MS');
   }
   const operations = listOperations(options.document).filter((op) => op.method === 'get');
-  const apiKeyHeader = operations.find((op) => op.apiKeyHeader)?.apiKeyHeader ?? 'x-api-key';
+  // A spec that secures no listing with a key: none is sent.
+  const apiKeyHeader = operations.find((op) => op.apiKeyHeader)?.apiKeyHeader;
   const maxDurationMs = options.maxDurationMs ?? CONTRACT_DEFAULTS.maxDurationMs;
   const stopAt = new AbortController();
   const deadline = stopAt.signal;
   const client = createHttpClient({
     target: options.target,
-    apiKeyHeader,
+    ...(apiKeyHeader ? { apiKeyHeader } : {}),
     timeoutMs: options.timeoutMs ?? CONTRACT_DEFAULTS.timeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 16 * 1024 * 1024,
     signal: deadline,
@@ -53,7 +47,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.rate !== undefined ? { rate: options.rate } : {}),
     concurrency: options.concurrency ?? CONTRACT_DEFAULTS.concurrency,
-    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    maxRetries: options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries,
   });
   // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
   const { createPrismValidator } = await import('./prism.ts');
