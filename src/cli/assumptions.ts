@@ -1,8 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { assumptionsTable, withAssumptionsTable } from '../spec/assumptions-table.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { CliError, parseOptions } from './cli-error.ts';
+import { type HelpedFlag, flagHelp } from '../options/flag-help.ts';
+import { parseFlags } from '../options/parse-flags.ts';
+import { CliError, cliFail } from './cli-error.ts';
 import { systemError } from '../shared/system-error.ts';
+
+const ASSUMPTIONS_FLAGS: readonly HelpedFlag[] = [
+  { name: 'readme', value: 'FILE', help: ['rewrite the table between the assumptions markers of FILE instead'] },
+  { name: 'help', short: 'h', help: ['show this help'] },
+];
 
 /** Help of `tempmon assumptions`. */
 export const ASSUMPTIONS_HELP = `Usage: tempmon assumptions [options]
@@ -11,31 +18,31 @@ Prints, as a Markdown table, every decision the spec takes where the interface d
 (each object marked x-assumed in spec/openapi.yaml).
 
 Options:
-  --readme FILE         rewrite the table between the assumptions markers of FILE instead
-  -h, --help            show this help`;
+${flagHelp(ASSUMPTIONS_FLAGS, 24)}`;
 
 /** Runs `tempmon assumptions`. */
 export function assumptionsCommand(args: readonly string[], log: (line: string) => void = console.log): void {
-  const values = parseOptions('assumptions', args, { readme: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const values = parseFlags(args, ASSUMPTIONS_FLAGS, 'assumptions', cliFail);
   if (values.help) {
     log(ASSUMPTIONS_HELP);
     return;
   }
   const { document } = loadSpec();
-  if (values.readme === undefined) {
+  const file = typeof values.readme === 'string' ? values.readme : undefined;
+  if (file === undefined) {
     log(assumptionsTable(document));
     return;
   }
   let readme: string;
   try {
-    readme = readFileSync(values.readme, 'utf8');
+    readme = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read ${values.readme}: ${systemError(error)}`);
+    throw new CliError(`cannot read ${file}: ${systemError(error)}`);
   }
   try {
-    writeFileSync(values.readme, withAssumptionsTable(readme, document));
+    writeFileSync(file, withAssumptionsTable(readme, document));
   } catch (error) {
-    throw new CliError(`${values.readme}: ${(error as Error).message}`);
+    throw new CliError(`${file}: ${(error as Error).message}`);
   }
-  log(`updated the assumptions table in ${values.readme}`);
+  log(`updated the assumptions table in ${file}`);
 }

@@ -9,7 +9,9 @@ import { openHarLog, withHarEntries, type HarLog } from '../contract/reports/har
 import { ContractSetupError, type ContractReport, type Exchange } from '../contract/types.ts';
 import type { Place } from '../contract/exchange-recorder.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { flagHelp } from '../options/flag-help.ts';
+import { parseFlags } from '../options/parse-flags.ts';
+import { CliError, cliFail, integerOption } from './cli-error.ts';
 import { kitVersion } from './kit-version.ts';
 import { parseHeader } from './parse-header.ts';
 import { reportWriters } from './report-files.ts';
@@ -23,33 +25,22 @@ Exit code 0: conformant (every requested check evaluated, none failed);
           2: could not run (bad arguments, target unreachable, key refused, every listing 404).
 
 Options:
-${flagHelp()}
+${flagLines()}
 
 The key never appears in any output: requests are shown with $TEMPMON_API_KEY.
 
 Checks:
 ${ALL_CHECKS.map((c) => `  ${c.name.padEnd(30)} ${c.description}`).join('\n')}`;
 
-/** node:util's parseArgs configuration of the flags. */
-const CONTRACT_OPTIONS = Object.fromEntries(
-  CONTRACT_FLAGS.map((f) => [
-    f.name,
-    {
-      type: 'value' in f ? 'string' : 'boolean',
-      ...('multiple' in f ? { multiple: true } : {}),
-      ...('short' in f ? { short: f.short } : {}),
-    },
-  ]),
-) as { [F in (typeof CONTRACT_FLAGS)[number] as F['name']]: F extends { value: string } ? { type: 'string' } : { type: 'boolean' } };
-
-/** The flags' lines of the help: name and value, padded, then the help with its default. */
-function flagHelp(): string {
-  return CONTRACT_FLAGS.flatMap((flag: ContractFlag) => {
-    const left = `  ${flag.short ? `-${flag.short}, ` : ''}--${flag.name}${flag.value ? ` ${flag.value}` : ''}`.padEnd(28);
-    const shown = flag.default === undefined ? '' : String(flag.default / (flag.scale ?? 1));
-    const [first, ...more] = flag.help.map((line) => line.replace('{default}', shown));
-    return [`${left}${first}`, ...more.map((line) => `${' '.repeat(28)}${line}`)];
-  }).join('\n');
+/** The flags' lines of the help, each default shown in the flag's unit. */
+function flagLines(): string {
+  return flagHelp(
+    CONTRACT_FLAGS.map((flag: ContractFlag) => {
+      const shown = flag.default === undefined ? '' : String(flag.default / (flag.scale ?? 1));
+      return { ...flag, help: flag.help.map((line) => line.replace('{default}', shown)) };
+    }),
+    28,
+  );
 }
 
 /** The options of runContract that integer flags set, each checked against its bounds and scaled. */
@@ -65,7 +56,7 @@ function numericOptions(values: Record<string, unknown>): Partial<ContractOption
 
 /** Runs `tempmon contract`; resolves with the exit code. */
 export async function contractCommand(args: readonly string[], log: (text: string) => void = console.log): Promise<number> {
-  const values = couldNotRun(log, process.env.TEMPMON_API_KEY, () => parseOptions('contract', args, CONTRACT_OPTIONS));
+  const values = couldNotRun(log, process.env.TEMPMON_API_KEY, () => parseFlags(args, CONTRACT_FLAGS, 'contract', cliFail));
   if (values.help) {
     log(CONTRACT_HELP);
     return 0;

@@ -6,20 +6,27 @@ import type { DatasetOptions } from '../fixtures/generate-dataset.ts';
 import { MAX_DATA_FILE_BYTES, mib } from '../fixtures/read-data-text.ts';
 import { systemError } from '../shared/system-error.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { CliError, parseOptions } from './cli-error.ts';
+import { CliError, cliFail } from './cli-error.ts';
 import { countsOf } from '../fixtures/collections.ts';
-import { datasetCli } from './dataset-options.ts';
+import { flagHelp } from '../options/flag-help.ts';
+import { datasetFlags, readDataset, type ServeFlag } from '../options/serve-options.ts';
+import { parseFlags } from '../options/parse-flags.ts';
 
-/** Help of `tempmon fixtures`, with a count option per listing of the spec (see datasetCli). */
-const fixturesHelp = (datasetHelp: string): string => `Usage: tempmon fixtures [options]
+/** The flags of `tempmon fixtures`: generated data's (see datasetFlags), and where to write. */
+const fixturesFlags = (document: OpenAPIObject): ServeFlag[] => [
+  ...datasetFlags(document),
+  { name: 'out', value: 'FILE', help: ['write to FILE instead of standard output'] },
+  { name: 'help', short: 'h', help: ['show this help'] },
+];
+
+/** Help of `tempmon fixtures`, with a count option per listing of the spec. */
+const fixturesHelp = (document: OpenAPIObject): string => `Usage: tempmon fixtures [options]
 
 Writes a generated dataset as a data file that \`tempmon serve --data\` accepts.
 The same options always give the same bytes.
 
 Options:
-${datasetHelp}
-  --out FILE            write to FILE instead of standard output
-  -h, --help            show this help`;
+${flagHelp(fixturesFlags(document), 24)}`;
 
 /** About how many bytes the data file will have, from the first records of each collection (a few hundred). */
 function estimatedBytes(document: OpenAPIObject, options: DatasetOptions): number {
@@ -42,17 +49,12 @@ export async function fixturesCommand(
   warn: (line: string) => void = console.error,
 ): Promise<void> {
   const { document } = loadSpec();
-  const dataset = datasetCli(document);
-  const values = parseOptions('fixtures', args, {
-    ...dataset.options,
-    out: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const values = parseFlags(args, fixturesFlags(document), 'fixtures', cliFail);
   if (values.help) {
-    log(fixturesHelp(dataset.help));
+    log(fixturesHelp(document));
     return;
   }
-  const options = dataset.read(values);
+  const options = readDataset(document, values, cliFail);
   const counts = Object.entries(countsOf(document, options.counts));
   const described = `seed ${options.seed}: ${counts.map(([key, n]) => `${n} ${key}`).join(', ')}`;
   // What serve --data would refuse is said before the wait, with what serves the same records without a file.

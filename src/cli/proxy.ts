@@ -1,10 +1,25 @@
 import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { appListener } from '../http/app-listener.ts';
-import { CliError, integerOption, parseOptions } from './cli-error.ts';
+import { type HelpedFlag, flagHelp } from '../options/flag-help.ts';
+import { parseFlags } from '../options/parse-flags.ts';
+import { CliError, cliFail, integerOption } from './cli-error.ts';
 import { listen } from './listen.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { listeningAddresses } from './listen-address.ts';
+
+/** The flags of `tempmon proxy`, in the order of its help. */
+const PROXY_FLAGS: readonly HelpedFlag[] = [
+  { name: 'target', value: 'URL', help: ['base URL of the deployment (required)'] },
+  { name: 'port', value: 'N', help: ['port to listen on (default 4020; 0 picks a free one)'] },
+  { name: 'host', value: 'HOST', help: ['address to bind (default 127.0.0.1)'] },
+  { name: 'timeout', value: 'MS', help: ['upstream time limit (default 10000); beyond it the client gets 504'] },
+  { name: 'errors', help: ['answer 502 problem+json listing the violations instead of a non-conformant response'] },
+  { name: 'record', value: 'FILE', help: ['record the records seen into FILE (a data file for tempmon serve --data)'] },
+  { name: 'quiet', help: ['do not log requests (violations are still logged)'] },
+  { name: 'log-format', value: 'F', help: ['request log: compact (a line per request, default) or json (pino)'] },
+  { name: 'help', short: 'h', help: ['show this help'] },
+];
 
 /** Help of `tempmon proxy`. */
 export const PROXY_HELP = `Usage: tempmon proxy --target URL [options]
@@ -15,50 +30,35 @@ checking every request and response against spec/openapi.yaml. Each violation is
 serve the spec and its interactive reference, as the mock does.
 
 Options:
-  --target URL          base URL of the deployment (required)
-  --port N              port to listen on (default 4020; 0 picks a free one)
-  --host HOST           address to bind (default 127.0.0.1)
-  --timeout MS          upstream time limit (default 10000); beyond it the client gets 504
-  --errors              answer 502 problem+json listing the violations instead of a non-conformant response
-  --record FILE         record the records seen into FILE (a data file for tempmon serve --data)
-  --quiet               do not log requests (violations are still logged)
-  --log-format F        request log: compact (a line per request, default) or json (pino)
-  -h, --help            show this help`;
+${flagHelp(PROXY_FLAGS, 24)}`;
 
 /** Runs `tempmon proxy`; resolves once listening, with a `close` to stop it. */
 export async function proxyCommand(args: readonly string[], log: (line: string) => void = console.log) {
-  const values = parseOptions('proxy', args, {
-    target: { type: 'string' },
-    port: { type: 'string' },
-    host: { type: 'string' },
-    timeout: { type: 'string' },
-    errors: { type: 'boolean' },
-    record: { type: 'string' },
-    quiet: { type: 'boolean' },
-    'log-format': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const values = parseFlags(args, PROXY_FLAGS, 'proxy', cliFail);
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   if (values.help) {
     log(PROXY_HELP);
     return undefined;
   }
-  const target = values.target;
+  const target = text('target');
   if (!target) throw new CliError('--target URL is required (see tempmon proxy --help)');
   if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target))
     throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
-  const port = values.port === undefined ? 4020 : integerOption('port', values.port, 0, 65535);
-  const host = values.host ?? '127.0.0.1';
-  const timeoutMs = values.timeout === undefined ? 10_000 : integerOption('timeout', values.timeout, 1, 600_000);
+  const portText = text('port');
+  const timeoutText = text('timeout');
+  const port = portText === undefined ? 4020 : integerOption('port', portText, 0, 65535);
+  const host = text('host') ?? '127.0.0.1';
+  const timeoutMs = timeoutText === undefined ? 10_000 : integerOption('timeout', timeoutText, 1, 600_000);
 
   const proxy = await createProxy({
     target,
     spec: loadSpec(),
     timeoutMs,
     errors: values.errors === true,
-    ...(values.record ? { record: values.record } : {}),
+    ...(text('record') ? { record: text('record')! } : {}),
     log,
   });
-  const format = logFormatOption(values['log-format']);
+  const format = logFormatOption(text('log-format'));
   const listener = appListener(
     { fetch: proxy.app.fetch, hideKeysOf: (request) => proxy.hideKeysOf(request.headers) },
     values.quiet ? undefined : { format, sink: sinkFor(log) },
@@ -67,7 +67,7 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
   const { url, note } = listeningAddresses(bound, host);
   log(`tempmon proxy listening on ${url}, forwarding to ${target}${values.errors ? ' (non-conformant responses become 502)' : ''}`);
   if (note) log(note);
-  log(`  violations: ${url}/__tempmon/violations${values.record ? `; recording into ${values.record}` : ''}`);
+  log(`  violations: ${url}/__tempmon/violations${text('record') ? `; recording into ${text('record')}` : ''}`);
   return {
     url,
     close: () => {

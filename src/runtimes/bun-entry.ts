@@ -2,7 +2,7 @@
 import { createApp } from '../server/create-app.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { loadData } from './load-data.ts';
-import { runtimeMock, serveFlags } from '../options/runtime-options.ts';
+import { runtimeMock } from '../options/runtime-options.ts';
 
 /** What this entry uses of Bun's globals (no @types/bun in the project). */
 declare const Bun: {
@@ -17,13 +17,11 @@ declare const Bun: {
 
 try {
   const spec = loadSpec();
-  const { port, host, flags } = serveFlags(Bun.argv.slice(2), spec.document);
-  const mock = runtimeMock(spec, Bun.env, flags, undefined, loadData);
-  const server = Bun.serve({ port, hostname: host, fetch: createApp(mock.options).fetch });
-  console.log(`tempmon mock (Bun ${Bun.version}) listening on http://${host}:${server.port}`);
-  console.log(`  ${mock.data}`);
-  console.log(`  key: ${mock.key}`);
-  if (mock.conditions) console.log(`  ${mock.conditions}`);
+  const mock = runtimeMock(spec, Bun.env, Bun.argv.slice(2), undefined, loadData);
+  const server = Bun.serve({ port: mock.port, hostname: mock.host, fetch: createApp(mock.options).fetch });
+  const url = `http://${mock.host}:${server.port}`;
+  console.log(`tempmon mock (Bun ${Bun.version}) listening on ${url}`);
+  for (const line of mock.banner(url)) console.log(line);
 } catch (error) {
   console.error(`tempmon: ${(error as Error).message}`);
   process.exit(2);

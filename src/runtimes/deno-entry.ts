@@ -3,7 +3,7 @@
 import { createApp } from '../server/create-app.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { loadData } from './load-data.ts';
-import { runtimeMock, serveFlags } from '../options/runtime-options.ts';
+import { runtimeMock } from '../options/runtime-options.ts';
 
 /** What this entry uses of Deno's globals (no Deno types in the project). */
 declare const Deno: {
@@ -19,18 +19,16 @@ declare const Deno: {
 
 try {
   const spec = loadSpec();
-  const { port, host, flags } = serveFlags(Deno.args, spec.document);
-  const mock = runtimeMock(spec, Deno.env.toObject(), flags, undefined, loadData);
+  const mock = runtimeMock(spec, Deno.env.toObject(), Deno.args, undefined, loadData);
   const { fetch } = createApp(mock.options);
   Deno.serve(
     {
-      port,
-      hostname: host,
+      port: mock.port,
+      hostname: mock.host,
       onListen: (address) => {
-        console.log(`tempmon mock (Deno ${Deno.version.deno}) listening on http://${host}:${address.port}`);
-        console.log(`  ${mock.data}`);
-        console.log(`  key: ${mock.key}`);
-        if (mock.conditions) console.log(`  ${mock.conditions}`);
+        const url = `http://${mock.host}:${address.port}`;
+        console.log(`tempmon mock (Deno ${Deno.version.deno}) listening on ${url}`);
+        for (const line of mock.banner(url)) console.log(line);
       },
     },
     fetch,

@@ -13,31 +13,28 @@ import { TOOLCHAINS, requireTool } from '../build/runtime-tool.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const { loadSpec } = await import(new URL('../../dist/spec/load-spec.js', import.meta.url).href);
-const { countsOf } = await import(new URL('../../dist/fixtures/collections.js', import.meta.url).href);
-const { VALUE_OPTIONS, optionVariable, runtimeMock, serveFlags } = await import(
-  new URL('../../dist/options/runtime-options.js', import.meta.url).href
-);
+const { flagVariable, serveFlags } = await import(new URL('../../dist/options/serve-options.js', import.meta.url).href);
+const { runtimeMock } = await import(new URL('../../dist/options/runtime-options.js', import.meta.url).href);
 // A Worker's bound on a collection: what is indexed in the request of its first search (see worker-entry.ts).
 const { SYNC_INDEX_LIMIT } = await import(new URL('../../dist/store/generated-store.js', import.meta.url).href);
 
 let settings;
 try {
   const spec = loadSpec();
-  const { port, host, flags } = serveFlags(process.argv.slice(2), spec.document);
-  settings = { spec, port, host, flags, mock: runtimeMock(spec, process.env, flags, SYNC_INDEX_LIMIT) };
+  settings = { spec, mock: runtimeMock(spec, process.env, process.argv.slice(2), SYNC_INDEX_LIMIT) };
 } catch (error) {
   console.error(`tempmon: ${error.message}`);
   process.exit(2);
 }
-const { spec, port, host, flags, mock } = settings;
+const { spec, mock } = settings;
+const { port, host, values } = mock;
 
 // Seed, counts and conditions as vars, each from its flag or else its variable (wrangler passes the Worker
 // no variable of this process); a key as a secret, in an env file only this user can read (never on a
 // command line).
-const vars = [...VALUE_OPTIONS, ...Object.keys(countsOf(spec.document))].flatMap((name) => {
-  const value = flags[name] ?? process.env[optionVariable(name)];
-  return value === undefined || value === '' ? [] : ['--var', `${optionVariable(name)}:${value}`];
-});
+const vars = serveFlags(spec.document)
+  .filter((flag) => flag.variable && typeof values[flag.name] === 'string')
+  .flatMap((flag) => ['--var', `${flagVariable(flag.name)}:${values[flag.name]}`]);
 const keys = mock.options.apiKeys;
 if (keys.length > 1) {
   console.error('tempmon: a Worker takes one key (TEMPMON_API_KEY)');
@@ -96,10 +93,9 @@ child.stdout.on('data', (chunk) => {
   if (ready) {
     announced = true;
     // The port wrangler bound: the one asked for, or the one it picked for --port 0.
-    console.log(`tempmon mock (workerd, wrangler dev) listening on http://${host}:${new URL(ready[1]).port || port}`);
-    console.log(`  ${mock.data}`);
-    console.log(`  key: ${mock.key}`);
-    if (mock.conditions) console.log(`  ${mock.conditions}`);
+    const url = `http://${host}:${new URL(ready[1]).port || port}`;
+    console.log(`tempmon mock (workerd, wrangler dev) listening on ${url}`);
+    for (const line of mock.banner(url)) console.log(line);
   }
 });
 const stop = (signal) => child.kill(signal);

@@ -38,7 +38,7 @@ export default {
   fetch(request: Request, env: RuntimeEnv): Response | Promise<Response> {
     if (!fetcher) {
       try {
-        const { options } = runtimeMock(spec, env, {}, WORKER_MAX_COUNT);
+        const { options } = runtimeMock(spec, env, [], WORKER_MAX_COUNT);
         fetcher = createApp({ ...options, validator: precompiledValidator(QUERY_VALIDATORS) }).fetch;
       } catch (error) {
         // The reason, as a problem like every other error of the mock, with CORS so a browser app can read

@@ -3,7 +3,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isUnspecified, listeningAddresses } from '../../src/cli/listen-address.ts';
 import { proxyCommand } from '../../src/cli/proxy.ts';
-import { apiKeysOption, serveCommand } from '../../src/cli/serve.ts';
+import { serveCommand } from '../../src/cli/serve.ts';
+import { apiKeysOption as keysOf } from '../../src/options/option-parsers.ts';
+import { describeKeys } from '../../src/options/serve-options.ts';
 
 const running: { close: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -102,6 +104,10 @@ describe('the start banner', () => {
   });
 
   it('prints the dev key literally only when it is the key', () => {
+    const apiKeysOption = (flags: readonly string[] | undefined, environment: string | undefined) => {
+      const keys = keysOf(flags, environment);
+      return { ...keys, describe: describeKeys(keys) };
+    };
     expect(apiKeysOption(undefined, undefined)).toMatchObject({ keys: ['tempmon-dev-key'], from: 'default', describe: 'tempmon-dev-key' });
     expect(apiKeysOption(undefined, 'tempmon-dev-key')).toMatchObject({ from: 'default' });
     expect(apiKeysOption(['tempmon-dev-key', 'other'], undefined)).toMatchObject({

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_HELP } from '../../src/cli/contract.ts';
 import { PROXY_HELP } from '../../src/cli/proxy.ts';
-import { datasetCli } from '../../src/cli/dataset-options.ts';
 import { serveHelp } from '../../src/cli/serve.ts';
 import { spec } from '../helpers.ts';
 import { runCli } from './cli-helpers.ts';
@@ -12,7 +11,7 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 
 /** The built CLI, without blocking: both runs below go in parallel. */
 const tempmon = (...args: string[]) => runCli(args);
-const SERVE_HELP = serveHelp(datasetCli(spec.document).help);
+const SERVE_HELP = serveHelp(spec.document);
 
 /** The lines of a help text's Options: block (up to the first blank line). */
 const optionsBlock = (help: string): string[] =>

@@ -8,7 +8,8 @@ import { serveCommand } from '../../src/cli/serve.ts';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { loadData } from '../../src/runtimes/load-data.ts';
 import { precompiledValidator } from '../../src/runtimes/precompiled-validator.ts';
-import { RuntimeOptionError, runtimeMock, serveFlags } from '../../src/options/runtime-options.ts';
+import { RuntimeOptionError, runtimeMock } from '../../src/options/runtime-options.ts';
+import { parseServeArgs } from '../../src/options/serve-options.ts';
 import { DEFAULT_API_KEY } from '../../src/server/create-app.ts';
 import { listOperations } from '../../src/spec/operations.ts';
 import { ROOT } from '../built-cli.ts';
@@ -16,19 +17,22 @@ import { spec, validator } from '../helpers.ts';
 
 describe('runtimeMock', () => {
   it('takes seed, counts and key from variables, flags first', () => {
-    const mock = runtimeMock(spec, { TEMPMON_SEED: '9', TEMPMON_ALERTS: 40, TEMPMON_API_KEY: 'from-env' }, { seed: '3' });
+    const mock = runtimeMock(spec, { TEMPMON_SEED: '9', TEMPMON_ALERTS: 40, TEMPMON_API_KEY: 'from-env' }, ['--seed', '3']);
     expect(mock.options.dataset).toEqual({ seed: 3, counts: { alerts: 40 } });
     expect(mock.options.apiKeys).toEqual(['from-env']);
-    expect(mock.data).toMatch(/^seed 3: 40 alerts, \d+ sensors$/);
-    expect(mock.key).not.toContain('from-env');
-    expect(runtimeMock(spec, {}, { 'api-key': ['a', 'b'] }).options.apiKeys).toEqual(['a', 'b']);
-    expect(runtimeMock(spec, {}).key).toBe(DEFAULT_API_KEY);
+    const [data, key, tryIt] = mock.banner('http://127.0.0.1:4010');
+    expect(data).toMatch(/^ {2}seed 3: 40 alerts, \d+ sensors$/);
+    expect(key).toBe('  key: the one in $TEMPMON_API_KEY (not printed)');
+    expect(tryIt).toBe(`  try: curl -H "x-api-key: $TEMPMON_API_KEY" 'http://127.0.0.1:4010/alert?pageSize=2'`);
+    expect(mock.banner('u').join('\n')).not.toContain('from-env');
+    expect(runtimeMock(spec, {}, ['--api-key', 'a', '--api-key=b']).options.apiKeys).toEqual(['a', 'b']);
+    expect(runtimeMock(spec, {}).banner('u')[1]).toBe(`  key: ${DEFAULT_API_KEY}`);
   });
 
   it('refuses what tempmon serve refuses, and counts past a runtime bound', () => {
     expect(() => runtimeMock(spec, { TEMPMON_SEED: '-1' })).toThrow(RuntimeOptionError);
     expect(() => runtimeMock(spec, { TEMPMON_API_KEY: ' ' })).toThrow(/set but empty/);
-    expect(() => runtimeMock(spec, { TEMPMON_SENSORS: '50001' }, {}, 50_000)).toThrow(/sensors must be an integer from 0 to 50000/);
+    expect(() => runtimeMock(spec, { TEMPMON_SENSORS: '50001' }, [], 50_000)).toThrow(/sensors must be an integer from 0 to 50000/);
   });
 });
 
@@ -42,10 +46,13 @@ async function serveRefusal(args: readonly string[]): Promise<string> {
   return served.message;
 }
 
+/** Flags as a command line: `--name=value` each. */
+const asArgs = (flags: Record<string, string>) => Object.entries(flags).map(([name, value]) => `--${name}=${value}`);
+
 /** What runtimeMock throws for `flags` and `env`, with a data loader. */
 function runtimeRefusal(flags: Record<string, string>, env: Record<string, string> = {}): string {
   try {
-    runtimeMock(spec, env, flags, undefined, loadData);
+    runtimeMock(spec, env, asArgs(flags), undefined, loadData);
   } catch (error) {
     expect(error).toBeInstanceOf(RuntimeOptionError);
     return (error as Error).message;
@@ -63,12 +70,22 @@ describe('runtimeMock: simulated conditions and data files', () => {
   it('takes --latency, --error-rate and --rate-limit, or their variables, flags first', () => {
     const env = { TEMPMON_LATENCY: '5', TEMPMON_ERROR_RATE: '0.25', TEMPMON_RATE_LIMIT: '9' };
     expect(runtimeMock(spec, env).options.scenarios).toEqual({ latency: { min: 5, max: 5 }, errorRate: 0.25, rateLimit: 9 });
-    const flagged = runtimeMock(spec, env, { latency: '100-800', 'error-rate': '1', 'rate-limit': '2' });
+    const flagged = runtimeMock(spec, env, asArgs({ latency: '100-800', 'error-rate': '1', 'rate-limit': '2' }));
     expect(flagged.options.scenarios).toEqual({ latency: { min: 100, max: 800 }, errorRate: 1, rateLimit: 2 });
-    expect(flagged.conditions).toBe('simulated: latency 100-800 ms, error rate 1, rate limit 2/s');
+    expect(flagged.banner('u')).toContain('  simulated: latency 100-800 ms, error rate 1, rate limit 2/s');
     expect(runtimeMock(spec, {}).options.scenarios).toEqual({});
-    expect(runtimeMock(spec, {}).conditions).toBe('');
-    const parsed = serveFlags(['--latency=20', '--error-rate', '0.5', '--rate-limit', '3', '--data', file], spec.document).flags;
+    expect(
+      runtimeMock(spec, {})
+        .banner('u')
+        .some((line) => line.includes('simulated')),
+    ).toBe(false);
+    const parsed = parseServeArgs(
+      spec.document,
+      ['--latency=20', '--error-rate', '0.5', '--rate-limit', '3', '--data', file],
+      {},
+      true,
+      (m) => new Error(m),
+    );
     expect(parsed).toEqual({ latency: '20', 'error-rate': '0.5', 'rate-limit': '3', data: file });
   });
 
@@ -108,12 +125,12 @@ describe('runtimeMock: simulated conditions and data files', () => {
   });
 
   it('serves the records of --data or TEMPMON_DATA, read by the loader', () => {
-    const mock = runtimeMock(spec, { TEMPMON_DATA: join(dir, 'absent.json') }, { data: file }, undefined, loadData);
+    const mock = runtimeMock(spec, { TEMPMON_DATA: join(dir, 'absent.json') }, ['--data', file], undefined, loadData);
     expect(mock.options.data).toEqual(records);
     expect(mock.options.dataset).toBeUndefined();
-    expect(mock.data).toBe(`data: ${file} (3 alerts, 2 sensors)`);
-    expect(runtimeMock(spec, { TEMPMON_DATA: file }, {}, undefined, loadData).options.data).toEqual(records);
-    expect(() => runtimeMock(spec, { TEMPMON_DATA: join(dir, 'absent.json') }, {}, undefined, loadData)).toThrow(/absent\.json/);
+    expect(mock.banner('u')[0]).toBe(`  data: ${file} (3 alerts, 2 sensors)`);
+    expect(runtimeMock(spec, { TEMPMON_DATA: file }, [], undefined, loadData).options.data).toEqual(records);
+    expect(() => runtimeMock(spec, { TEMPMON_DATA: join(dir, 'absent.json') }, [], undefined, loadData)).toThrow(/absent\.json/);
   });
 
   it('refuses --data with --seed or counts as tempmon serve does, and without a loader (a Worker)', async () => {
@@ -126,20 +143,30 @@ describe('runtimeMock: simulated conditions and data files', () => {
       { flags: { data: file }, env: {} },
       { flags: {}, env: { TEMPMON_DATA: file, TEMPMON_SEED: '1' } },
     ]) {
-      expect(() => runtimeMock(spec, given.env, given.flags)).toThrow(
+      expect(() => runtimeMock(spec, given.env, asArgs(given.flags as Record<string, string>))).toThrow(
         new RuntimeOptionError('data files (TEMPMON_DATA, --data) need Bun, Deno or Node: a Worker has no file system'),
       );
     }
   });
 });
 
-describe('serveFlags', () => {
-  it('reads --name value and --name=value, with defaults', () => {
-    expect(serveFlags([], spec.document)).toEqual({ port: 4010, host: '127.0.0.1', flags: {} });
-    const parsed = serveFlags(['--port=0', '--alerts', '5', '--api-key', 'k1', '--api-key=k2'], spec.document);
-    expect(parsed).toEqual({ port: 0, host: '127.0.0.1', flags: { port: '0', alerts: '5', 'api-key': ['k1', 'k2'] } });
-    expect(() => serveFlags(['--watch'], spec.document)).toThrow(/unknown option --watch/);
-    expect(() => serveFlags(['--seed'], spec.document)).toThrow(/needs a value/);
+describe('the runtime entries read flags as tempmon serve does', () => {
+  it('reads --name value and --name=value, with the defaults, and refuses in the same words', async () => {
+    expect(runtimeMock(spec, {})).toMatchObject({ port: 4010, host: '127.0.0.1' });
+    const parsed = runtimeMock(spec, {}, ['--port=0', '--alerts', '5', '--api-key', 'k1', '--api-key=k2']);
+    expect(parsed).toMatchObject({ port: 0, host: '127.0.0.1', values: { port: '0', alerts: '5', 'api-key': ['k1', 'k2'] } });
+    // --watch is the CLI's alone: unknown to a runtime entry.
+    expect(runtimeRefusal({ watch: 'x' })).toBe('unknown option --watch (see tempmon serve --help)');
+    for (const args of [['--seed'], ['--seed', '--alerts', '5'], ['--nope'], ['stray'], ['--port', '99999']]) {
+      let message = '';
+      try {
+        runtimeMock(spec, {}, args);
+      } catch (error) {
+        expect(error).toBeInstanceOf(RuntimeOptionError);
+        message = (error as Error).message;
+      }
+      expect(message, args.join(' ')).toBe(await serveRefusal(args));
+    }
   });
 });
 

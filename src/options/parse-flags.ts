@@ -1,0 +1,64 @@
+// Command-line flags read without node:util, which not every runtime has in full, so that `tempmon serve` and
+// the runtime entries read the same flags with the same words. No node: import: a Worker bundles this.
+import type { OptionFailure } from './option-parsers.ts';
+
+/** A flag as the parser needs it. */
+export interface FlagShape {
+  /** Without its dashes: `api-key`. */
+  readonly name: string;
+  /** What follows the flag (`N`, `FILE`); absent for a switch. */
+  readonly value?: string;
+  /** Given more than once: every value is kept. */
+  readonly multiple?: true;
+  /** A one-letter alias: `h` for `-h`. */
+  readonly short?: string;
+}
+
+/** Parsed flags: a string (or strings, for a repeatable flag) per flag given, `true` per switch given. */
+export type FlagValues = Readonly<Record<string, string | readonly string[] | true | undefined>>;
+
+/**
+ * Reads `--name value`, `--name=value`, switches and short aliases. A value may start with `-` followed by a
+ * digit (`--seed -1`), so that the flag's own check can say what is wrong with it; another argument starting
+ * with `-` is taken for a forgotten value. Every refusal ends with where to look: `(see tempmon serve --help)`.
+ *
+ * @example
+ * parseFlags(['--port=0', '--api-key', 'a'], [{ name: 'port', value: 'N' }, { name: 'api-key', value: 'KEY', multiple: true }], 'serve', fail);
+ * // { port: '0', 'api-key': ['a'] }
+ */
+export function parseFlags(args: readonly string[], flags: readonly FlagShape[], command: string, fail: OptionFailure): FlagValues {
+  const refuse = (what: string) => fail(`${what} (see tempmon ${command} --help)`);
+  const byName = new Map(flags.map((flag) => [flag.name, flag]));
+  const byShort = new Map(flags.filter((flag) => flag.short).map((flag) => [flag.short!, flag]));
+  const values: Record<string, string | string[] | true> = {};
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      if (i + 1 < args.length) throw refuse(`unexpected argument ${args[i + 1]}`);
+      break;
+    }
+    const long = /^--([^=]+)(?:=(.*))?$/s.exec(arg);
+    const short = /^-([^-])$/.exec(arg);
+    if (!long && !short) throw refuse(`unexpected argument ${arg}`);
+    const flag = long ? byName.get(long[1]!) : byShort.get(short![1]!);
+    if (!flag) throw refuse(`unknown option ${long ? `--${long[1]}` : arg}`);
+    const shown = `--${flag.name}`;
+    if (!flag.value) {
+      if (long?.[2] !== undefined) throw refuse(`option ${shown} takes no value`);
+      values[flag.name] = true;
+      continue;
+    }
+    let value = long?.[2];
+    if (value === undefined) {
+      const next = args[i + 1];
+      if (next === undefined) throw refuse(`option ${shown} needs a value`);
+      if (next.startsWith('-') && !/^-\d/.test(next))
+        throw refuse(`option ${shown} needs a value (write ${shown}=-N for a value starting with -)`);
+      value = next;
+      i += 1;
+    }
+    if (flag.multiple) values[flag.name] = [...((values[flag.name] as string[] | undefined) ?? []), value];
+    else values[flag.name] = value;
+  }
+  return values;
+}
