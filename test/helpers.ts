@@ -5,12 +5,23 @@ import { runContract } from '../src/contract/run-contract.ts';
 import type { FetchLike } from '../src/contract/types.ts';
 import { createApp, type AppOptions } from '../src/server/create-app.ts';
 import { loadSpec } from '../src/spec/load-spec.ts';
+import { listOperations } from '../src/spec/operations.ts';
 import { createSchemaValidator } from '../src/spec/schema-validator.ts';
 
 /** The mock's default key, as tests send it. */
 export const KEY = 'tempmon-dev-key';
 export const spec = loadSpec();
 export const validator = createSchemaValidator(spec.document);
+
+/** The spec's listings, in its order: tests iterate over them instead of naming two. */
+export const LISTINGS = listOperations(spec.document).filter((op) => op.method === 'get');
+
+/** `value` under each collection key of the spec (`{ alerts: value, sensors: value, ... }`). */
+export const everyCollection = <T>(value: T): Record<string, T> => Object.fromEntries(LISTINGS.map((op) => [op.collection.key, value]));
+
+/** `--<key> 0` for each collection but `keys`: a command's figures then count only the collections named. */
+export const noOtherRecords = (...keys: string[]): string[] =>
+  LISTINGS.filter((op) => !keys.includes(op.collection.key)).flatMap((op) => [`--${op.collection.key}`, '0']);
 
 /**
  * The kit run against an in-process target with the mock's key and the kit's spec. Answers that change are

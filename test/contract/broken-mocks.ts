@@ -198,7 +198,11 @@ export const FAULTS: readonly Fault[] = [
     name: 'null instead of an omitted value',
     caughtBy: 'response_schema_conformance',
     severity: 'warning',
-    handle: mapRecords((r) => ({ ...r, site_id: r.site_id ?? null, delivery_id: r.delivery_id ?? null })),
+    // Alert's optional ids, on the alert listing only: another listing's schema has other fields.
+    handle: (request, next) =>
+      new URL(request.url).pathname.endsWith('/alert')
+        ? mapRecords((r) => ({ ...r, site_id: r.site_id ?? null, delivery_id: r.delivery_id ?? null }))(request, next)
+        : next(request),
   },
   {
     name: 'X-Total-Count off by one',

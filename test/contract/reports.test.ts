@@ -5,7 +5,7 @@ import { jsonReport } from '../../src/contract/reports/json-report.ts';
 import { junitReport } from '../../src/contract/reports/junit-report.ts';
 import { runContract } from '../../src/contract/run-contract.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { spec } from '../helpers.ts';
+import { LISTINGS, spec } from '../helpers.ts';
 
 const SECRET = 'sk_live_9a8b7c6d5e4f';
 const GATEWAY = 'gw-token-1f2e3d';
@@ -68,7 +68,7 @@ describe('reports', () => {
     expect(XMLValidator.validate(outputs.junit)).toBe(true);
     const xml = new XMLParser({ ignoreAttributes: false }).parse(outputs.junit);
     const suites = xml.testsuites.testsuite as { '@_name': string; testcase: { '@_name': string; failure?: unknown }[] }[];
-    expect(suites.map((s) => s['@_name'])).toEqual(['listAlerts', 'listSensors']);
+    expect(suites.map((s) => s['@_name'])).toEqual(LISTINGS.map((op) => op.operationId));
     for (const suite of suites) {
       expect(suite.testcase.map((t) => t['@_name'])).toEqual(
         report.outcomes.filter((o) => o.operationId === suite['@_name']).map((o) => o.check),

@@ -6,11 +6,15 @@ import { spec } from '../helpers.ts';
 describe('listOperations', () => {
   const operations = listOperations(spec.document);
 
-  it('lists both listings with their item schemas and key header', () => {
-    expect(operations.map((op) => [op.operationId, op.method, op.path, op.itemSchema, op.apiKeyHeader])).toEqual([
+  it('lists every listing with its item schema and key header, ours first, in the order of the spec', () => {
+    expect(operations.map((op) => [op.operationId, op.method, op.path, op.itemSchema, op.apiKeyHeader]).slice(0, 2)).toEqual([
       ['listAlerts', 'get', '/alert', 'Alert', 'x-api-key'],
       ['listSensors', 'get', '/sensor', 'Sensor', 'x-api-key'],
     ]);
+    expect(operations.map((op) => op.path)).toEqual(
+      Object.keys(spec.document.paths!).filter((path) => spec.document.paths![path]!.get && !path.endsWith('z')),
+    );
+    for (const op of operations) expect(spec.document.components!.schemas![op.itemSchema], op.operationId).toBeDefined();
   });
 
   it('resolves the shared query parameters with their limits and defaults', () => {
@@ -48,10 +52,13 @@ describe('listOperations', () => {
   });
 
   it('reads the x-order and x-collection of each listing', () => {
-    expect(operations.map((op) => [op.path, op.order.map((k) => `${k.field} ${k.direction}`), op.collection])).toEqual([
+    expect(operations.map((op) => [op.path, op.order.map((k) => `${k.field} ${k.direction}`), op.collection]).slice(0, 2)).toEqual([
       ['/alert', ['created_at desc', 'id asc'], { key: 'alerts', stream: 1, defaultCount: 300, timeline: { spanDays: 20, scale: 40 } }],
       ['/sensor', ['created_at desc', 'id asc'], { key: 'sensors', stream: 2, defaultCount: 150, timeline: { spanDays: 90, scale: 25 } }],
     ]);
+    // Every listing has a collection of its own: keys and streams never shared.
+    for (const field of ['key', 'stream'] as const)
+      expect(new Set(operations.map((op) => op.collection[field])).size).toBe(operations.length);
   });
 
   it('refuses a malformed x-order, and two listings sharing a key or a stream', () => {
