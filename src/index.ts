@@ -24,7 +24,7 @@ import {
 } from './server/create-app.ts';
 import type { AppOptions } from './server/app-options.ts';
 import { nodeListener as nodeListenerInternal } from './server/node-listener.ts';
-import type { components } from './types/openapi.ts';
+import type { components, paths } from './types/openapi.ts';
 
 export { consoleReport } from './contract/reports/console-report.ts';
 export { junitReport } from './contract/reports/junit-report.ts';
@@ -48,10 +48,22 @@ export { listAssumptions, type Assumption } from './spec/list-assumptions.ts';
 export { createSchemaValidator, type SchemaIssue, type SchemaValidator } from './spec/schema-validator.ts';
 export type { paths, operations, components } from './types/openapi.ts';
 
+/**
+ * A record of the listing at path `P`, as the spec defines it: any listing the spec has, with no hand-written
+ * type (the types are generated: `npm run generate`).
+ *
+ * @example
+ * const first: ListingRecord<'/alert'> = (await client.GET('/alert')).data![0]!;
+ */
+export type ListingRecord<P extends ListingPath> = NonNullable<paths[P]['get']['responses'][200]['content']>['application/json'][number];
+/** The paths of the spec's listings (a GET answering 200 with a JSON array). */
+export type ListingPath = {
+  [P in keyof paths]: paths[P] extends { get: { responses: { 200: { content: { 'application/json': unknown[] } } } } } ? P : never;
+}[keyof paths];
 /** An alert record, as the spec defines it. */
-export type Alert = components['schemas']['Alert'];
+export type Alert = ListingRecord<'/alert'>;
 /** A sensor record, as the spec defines it. */
-export type Sensor = components['schemas']['Sensor'];
+export type Sensor = ListingRecord<'/sensor'>;
 /** An RFC 9457 problem document, as the spec defines it. */
 export type Problem = components['schemas']['Problem'];
 

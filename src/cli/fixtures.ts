@@ -10,12 +10,14 @@ import { CliError, cliFail } from './cli-error.ts';
 import { countsOf } from '../fixtures/collections.ts';
 import { flagHelp } from '../options/flag-help.ts';
 import { datasetFlags, readDataset, type ServeFlag } from '../options/serve-options.ts';
-import { parseFlags } from '../options/parse-flags.ts';
+import { parseFlags, peekFlag } from '../options/parse-flags.ts';
+import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
 
 /** The flags of `tempmon fixtures`: generated data's (see datasetFlags), and where to write. */
 const fixturesFlags = (document: OpenAPIObject): ServeFlag[] => [
   ...datasetFlags(document),
   { name: 'out', value: 'FILE', help: ['write to FILE instead of standard output'] },
+  { name: 'spec', value: 'FILE', help: [SPEC_OPTION_HELP] },
   { name: 'help', short: 'h', help: ['show this help'] },
 ];
 
@@ -48,7 +50,8 @@ export async function fixturesCommand(
   log: (line: string) => void = console.log,
   warn: (line: string) => void = console.error,
 ): Promise<void> {
-  const { document } = loadSpec();
+  // The spec first: its listings are flags (a count each).
+  const { document } = loadSpec(peekFlag(args, 'spec'));
   const values = parseFlags(args, fixturesFlags(document), 'fixtures', cliFail);
   if (values.help) {
     log(fixturesHelp(document));

@@ -1,5 +1,8 @@
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
+import { listOperations } from '../spec/operations.ts';
+import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
 import { appListener } from '../http/app-listener.ts';
 import { type HelpedFlag, flagHelp } from '../options/flag-help.ts';
 import { parseFlags } from '../options/parse-flags.ts';
@@ -7,6 +10,14 @@ import { CliError, cliFail, integerOption } from './cli-error.ts';
 import { listen } from './listen.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { listeningAddresses } from './listen-address.ts';
+
+/** `GET /alert and /sensor`: the spec's listings, as the help names them. */
+const listingPaths = (document: OpenAPIObject) =>
+  `GET ${new Intl.ListFormat('en', { type: 'conjunction' }).format(
+    listOperations(document)
+      .filter((op) => op.method === 'get')
+      .map((op) => op.path),
+  )}`;
 
 /** The flags of `tempmon proxy`, in the order of its help. */
 const PROXY_FLAGS: readonly HelpedFlag[] = [
@@ -18,13 +29,14 @@ const PROXY_FLAGS: readonly HelpedFlag[] = [
   { name: 'record', value: 'FILE', help: ['record the records seen into FILE (a data file for tempmon serve --data)'] },
   { name: 'quiet', help: ['do not log requests (violations are still logged)'] },
   { name: 'log-format', value: 'F', help: ['request log: compact (a line per request, default) or json (pino)'] },
+  { name: 'spec', value: 'FILE', help: [SPEC_OPTION_HELP] },
   { name: 'help', short: 'h', help: ['show this help'] },
 ];
 
-/** Help of `tempmon proxy`. */
-export const PROXY_HELP = `Usage: tempmon proxy --target URL [options]
+/** Help of `tempmon proxy`, its listings from the spec. */
+export const proxyHelp = (document: OpenAPIObject): string => `Usage: tempmon proxy --target URL [options]
 
-Forwards GET /alert and /sensor to a real deployment and returns its responses unchanged, while
+Forwards ${listingPaths(document)} to a real deployment and returns its responses unchanged, while
 checking every request and response against spec/openapi.yaml. Each violation is logged as one line
 (never the key) and listed at GET /__tempmon/violations. GET /openapi.json, /openapi.yaml and /docs
 serve the spec and its interactive reference, as the mock does.
@@ -37,7 +49,7 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
   const values = parseFlags(args, PROXY_FLAGS, 'proxy', cliFail);
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   if (values.help) {
-    log(PROXY_HELP);
+    log(proxyHelp(loadSpec(text('spec')).document));
     return undefined;
   }
   const target = text('target');
@@ -52,7 +64,7 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
 
   const proxy = await createProxy({
     target,
-    spec: loadSpec(),
+    spec: loadSpec(text('spec')),
     timeoutMs,
     errors: values.errors === true,
     ...(text('record') ? { record: text('record')! } : {}),

@@ -3,6 +3,7 @@ import { countsOf } from '../fixtures/collections.ts';
 import type { Dataset } from '../fixtures/generate-dataset.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { flagHelp } from '../options/flag-help.ts';
+import { peekFlag } from '../options/parse-flags.ts';
 import { bannerLines, parseServeArgs, serveFlags, serveOptions } from '../options/serve-options.ts';
 import { createMock } from '../server/create-app.ts';
 import { nodeListener } from '../server/node-listener.ts';
@@ -32,7 +33,8 @@ Random choices follow the seed and the order of requests, so a session replays e
 
 /** Runs `tempmon serve`; resolves once listening, with a `close` to stop it. */
 export async function serveCommand(args: readonly string[], log: (line: string) => void = console.log) {
-  const spec = loadSpec();
+  // The spec first: its listings are flags (a count each).
+  const spec = loadSpec(peekFlag(args, 'spec'));
   // The CLI reads no TEMPMON_<NAME> but the key: its flags are its interface.
   const env = { TEMPMON_API_KEY: process.env.TEMPMON_API_KEY };
   const values = parseServeArgs(spec.document, args, env, false, cliFail);

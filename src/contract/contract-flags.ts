@@ -1,5 +1,6 @@
 // The options of `tempmon contract`, declared once: the CLI's parser and help, and the run's defaults, come from
 // this table. No node: import (the public entry re-exports the defaults).
+import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
 import type { ContractOptions } from './contract-options.ts';
 
 /** The numeric options of runContract a flag can set. */
@@ -119,7 +120,7 @@ export const CONTRACT_FLAGS = [
     help: ['extra header on every request (repeatable), e.g. for a gateway; values are redacted'],
     multiple: true,
   },
-  { name: 'spec', value: 'FILE', help: ["another copy of the spec (default: the kit's spec/openapi.yaml)"] },
+  { name: 'spec', value: 'FILE', help: [SPEC_OPTION_HELP] },
   { name: 'help', short: 'h', help: ['show this help'] },
 ] as const satisfies readonly ContractFlag[];
 

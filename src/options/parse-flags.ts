@@ -62,3 +62,19 @@ export function parseFlags(args: readonly string[], flags: readonly FlagShape[],
   }
   return values;
 }
+
+/**
+ * The value of `--name` in `args` before they are parsed (the last one given), for a flag that decides what the
+ * other flags are: `--spec FILE` names the listings whose counts are flags.
+ *
+ * @example
+ * peekFlag(['--alerts', '5', '--spec=other.yaml'], 'spec'); // 'other.yaml'
+ */
+export function peekFlag(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === `--${name}`) value = args[i + 1];
+    else if (args[i]!.startsWith(`--${name}=`)) value = args[i]!.slice(name.length + 3);
+  }
+  return value;
+}

@@ -5,6 +5,7 @@ import { collectionsOf } from '../fixtures/collections.ts';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import type { ScenarioOptions } from '../server/app-options.ts';
 import { DEFAULT_API_KEY } from '../server/create-app.ts';
+import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
 import { listOperations } from '../spec/operations.ts';
 import type { DatasetOptions } from '../spec/records.ts';
 import { type ApiKeys, apiKeysOption, integerOption, type OptionFailure } from './option-parsers.ts';
@@ -66,6 +67,7 @@ export function serveFlags(document: OpenAPIObject): readonly ServeFlag[] {
     { name: 'error-rate', value: 'R', help: ['answer a share R (0..1) of listing requests with 500 or 503'], variable: true },
     { name: 'rate-limit', value: 'N', help: ['at most N requests per second per key, then 429'], variable: true },
     { name: 'watch', help: ['with --data, reload the file when it changes'], cliOnly: true },
+    { name: 'spec', value: 'FILE', help: [SPEC_OPTION_HELP], cliOnly: true },
     { name: 'quiet', help: ['do not log requests'], cliOnly: true },
     { name: 'log-format', value: 'F', help: ['request log: compact (a line per request, default) or json (pino)'], cliOnly: true },
     { name: 'help', short: 'h', help: ['show this help'], cliOnly: true },

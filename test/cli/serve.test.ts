@@ -231,6 +231,7 @@ describe('tempmon serve usage errors', () => {
     [['--error-rate', '1.5'], '--error-rate must be a number from 0 to 1, got "1.5"'],
     [['--rate-limit', '0'], '--rate-limit must be an integer from 1'],
     [['--watch'], '--watch needs --data FILE'],
+    [['--spec', join(dir, 'none.yaml')], 'none.yaml: no such file or directory'],
   ])('serve %j fails with one line', async (args, message) => {
     const error = await usageError(() => serveCommand(['--port', '0', ...args], () => undefined));
     expect(error.message).toContain(message);

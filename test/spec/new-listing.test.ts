@@ -1,60 +1,12 @@
-// The spec is the only extension point: a listing added to a copy of it (here /shipment, with a schema
-// no domain builder knows, and no x-collection) is served with seeded data by the mock, checked by the
-// contract kit and validated by the proxy, with no code change.
-import { stringify } from 'yaml';
-import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { describe, expect, it } from 'vitest';
 import { runContract } from '../../src/contract/run-contract.ts';
 import { collectionsOf } from '../../src/fixtures/collections.ts';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { createProxy } from '../../src/proxy/create-proxy.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import type { LoadedSpec } from '../../src/spec/load-spec.ts';
 import { createSchemaValidator } from '../../src/spec/schema-validator.ts';
 import { KEY, spec } from '../helpers.ts';
-
-function withShipments(): LoadedSpec {
-  const document = structuredClone(spec.document) as OpenAPIObject & { paths: Record<string, unknown> };
-  document.components!.schemas!.Shipment = {
-    type: 'object',
-    required: ['id', 'created_at', 'reference'],
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      created_at: { type: 'string', format: 'date-time' },
-      reference: { type: 'string', pattern: '^SHP-[0-9]{6}$' },
-      status: { type: 'string', enum: ['planned', 'in_transit', 'delivered'] },
-      weight_kg: { type: 'number', minimum: 0, maximum: 30_000 },
-      pallets: { type: 'integer', minimum: 1, maximum: 33 },
-      hazardous: { type: 'boolean' },
-      tags: { type: 'array', maxItems: 4, items: { type: 'string', maxLength: 12 } },
-      origin: {
-        type: 'object',
-        required: ['country'],
-        properties: { city: { type: 'string' }, country: { type: 'string', pattern: '^[A-Z]{2}$' } },
-        additionalProperties: false,
-      },
-      carrier: { oneOf: [{ type: 'string', format: 'email' }, { type: 'null' }] },
-    },
-    additionalProperties: false,
-  };
-  const alert = structuredClone(document.paths['/alert']) as { get: Record<string, unknown> };
-  const get = alert.get as {
-    operationId: string;
-    tags: string[];
-    summary: string;
-    'x-collection'?: unknown;
-    responses: Record<string, { content?: Record<string, { schema: unknown; examples?: unknown }> }>;
-  };
-  get.operationId = 'listShipments';
-  get.tags = ['alerts'];
-  get.summary = 'List shipments';
-  delete get['x-collection'];
-  const ok = get.responses['200']!.content!['application/json']!;
-  ok.schema = { type: 'array', items: { $ref: '#/components/schemas/Shipment' } };
-  delete ok.examples;
-  document.paths['/shipment'] = alert;
-  return { document, source: stringify(document), path: 'shipments.yaml' };
-}
+import { withShipments } from './with-shipments.ts';
 
 describe('a listing added to the spec', () => {
   const shipments = withShipments();

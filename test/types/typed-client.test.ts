@@ -2,7 +2,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from 'tempmon-kit/types';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { Alert, Problem } from '../../src/index.ts';
+import type { Alert, ListingPath, ListingRecord, Problem, Sensor, components } from '../../src/index.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { spec } from '../helpers.ts';
 
@@ -29,5 +29,13 @@ describe('a typed client generated from the spec (openapi-fetch)', () => {
     expect(response.status).toBe(401);
     expectTypeOf(error).toMatchTypeOf<Problem | undefined>();
     expect(error?.title).toBe('Missing or unknown API key');
+  });
+
+  it('types every listing of the spec by its path, with no type written by hand', () => {
+    expectTypeOf<ListingRecord<'/alert'>>().toEqualTypeOf<components['schemas']['Alert']>();
+    expectTypeOf<Sensor>().toEqualTypeOf<components['schemas']['Sensor']>();
+    // The probes are no listings.
+    expectTypeOf<'/alert' | '/sensor'>().toMatchTypeOf<ListingPath>();
+    expectTypeOf<'/healthz'>().not.toMatchTypeOf<ListingPath>();
   });
 });
