@@ -41,7 +41,7 @@ async function main(argv: readonly string[]): Promise<number> {
       // generation to 128 MB and let the old one reach twice what lives: together, more than a million
       // records' index (issue 12, item 4: a million records within 500 MB). Both are then kept near what is
       // used. Not below that size: a young generation kept small promotes the garbage of requests in
-      // flight, which made a fresh search term per request 1.3x slower. Process-wide, so set here, where
+      // flight, which made a fresh search term per request slower. Process-wide, so set here, where
       // the process is the server, not in serveCommand, which tests call in their own.
       if (running?.large) setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=20');
       if (running) {

@@ -12,9 +12,8 @@ let _held: object | undefined;
  * search, when the request before it on its connection left nothing queued), nothing holds those maps: the
  * next tick builds new ones, the recorded maps no longer match, and the feedback turns megamorphic for good.
  * From then on every tick object (several per HTTP request) is built in V8's runtime instead of the
- * optimized code. Measured on the mock (Node 24, paired perf against a twin whose maps survived, 3 pairs
- * each): 1.05-1.13x more CPU per replayed page without this, 0.98-1.04x with it. Seen on Node 24 and 26;
- * see test/http/hold-tick-object.test.ts.
+ * optimized code, which costs every replayed page CPU (docs/performance.md). Seen on Node 24 and 26; see
+ * test/http/hold-tick-object.test.ts.
  *
  * Costs one small object; a later call costs a tick and holds that tick's object instead.
  */

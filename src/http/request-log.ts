@@ -43,9 +43,8 @@ export interface RequestLog {
  * as one short line. A request the app answers is logged when its response closes, so one whose
  * connection dropped is logged too, with the time since the app took it. A replayed answer is logged
  * at once, as `replayed` (`replayed: true` in JSON) instead of a time: it is written within the
- * listener's call, in microseconds, and its two clock reads were the log's largest cost (paired perf:
- * 1.06-1.07x more CPU per replayed page than no clock read; 1.03x more than reading the clock only for
- * requests the app takes, as here). Keys `hide` knows are hidden in the URL
+ * listener's call, in microseconds, and its two clock reads were the log's largest cost (docs/performance.md
+ * has the figures). Keys `hide` knows are hidden in the URL
  * (a client may send the key in the query); `hide` may depend on the request (the proxy hides the key
  * each sent).
  */
@@ -95,7 +94,7 @@ function lineWriter(format: LogFormat, sink: LogSink, hideUrl: (keys: HideKeys, 
     };
   }
   // A request like the one before it (a replayed page, request after request) gets the same line, the
-  // very string: nothing to hide, format or join anew. Paired perf: about 1.02x less CPU per replay.
+  // very string: nothing to hide, format or join anew.
   let last = {
     method: '',
     url: '',
@@ -115,9 +114,8 @@ function lineWriter(format: LogFormat, sink: LogSink, hideUrl: (keys: HideKeys, 
 
 /**
  * Lines are handed to standard output in chunks of about this many characters (a pipe's capacity)...
- * Each chunk is one write on libuv's thread pool, and that hand-over, not the write, is what costs: on a
- * server pinned to one core, 4 KiB chunks (a write every ~190 replayed pages) made the log cost 9-10% of
- * a replayed page's CPU; 64 KiB, 4.5% (paired perf against `--quiet`). Under load a chunk then fills
+ * Each chunk is one write on libuv's thread pool, and that hand-over, not the write, is what costs: small
+ * chunks made the log a large share of a replayed page's CPU (docs/performance.md). Under load a chunk then fills
  * more slowly than FLUSH_MS passes, so the timer sends it.
  */
 const CHUNK = 64 * 1024;

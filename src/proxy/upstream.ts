@@ -17,7 +17,7 @@ export class UpstreamTimeout extends Error {
 /** Sends a GET upstream: a function of the URL, the headers and the time limit. */
 export type Upstream = (url: string, headers: Record<string, string>, timeoutMs: number) => Promise<UpstreamResponse>;
 
-// Keep-alive pools: undici's fetch costs ~6x more per request than node:http with a kept-alive socket.
+// Keep-alive pools: node:http with a kept-alive socket costs a fraction of undici's fetch per request.
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),

@@ -28,8 +28,8 @@ let fetcher: ((request: Request) => Response | Promise<Response>) | undefined;
 
 /**
  * The Worker. Its vars and secrets choose the data, conditions and key, as the flags of `tempmon serve` do:
- * TEMPMON_SEED, TEMPMON_ALERTS, TEMPMON_SENSORS, TEMPMON_LATENCY, TEMPMON_ERROR_RATE, TEMPMON_RATE_LIMIT
- * (counted per isolate), and the secret TEMPMON_API_KEY; TEMPMON_DATA is refused (no file system). An
+ * TEMPMON_SEED, a count per listing of the spec (TEMPMON_ALERTS, ...), TEMPMON_LATENCY, TEMPMON_ERROR_RATE,
+ * TEMPMON_RATE_LIMIT (counted per isolate), and the secret TEMPMON_API_KEY; TEMPMON_DATA is refused (no file system). An
  * invalid configuration is answered with a 500 problem giving the reason. The app is made on the
  * first request (bindings come with requests) and kept by the isolate: data is a pure function of the
  * seed and the record's index, so every isolate and every replica answers alike.

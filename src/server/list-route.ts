@@ -18,13 +18,13 @@ import type { RecordStore } from '../store/record-store.ts';
 /** The answer to a listing request, or why there is none. */
 export type Outcome = { answer: Answer } | { invalid: ParameterError[] } | { warming: number };
 
-/** Answers listing requests by URL: the listing's logic, shared by the Hono route and the fast path. */
+/** Answers listing requests by URL: the listing's logic, behind its Hono route (see listRoute). */
 export type Answerer = (url: URL, empty: boolean) => Outcome;
 
 /**
  * Creates the answerer of one listing operation: validates the query against the spec, filters by the
  * search term, and makes one page with its `X-Total-Count`, `Link` and `ETag`. Data is immutable until
- * the store is replaced, so answers are cached by URL and store version.
+ * the store is replaced, so answers are cached by URL and the data's identity.
  */
 export function listingAnswerer(
   operation: Operation,

@@ -21,7 +21,7 @@ export const DEFAULT_SPEC_PATH = kitFile('spec/openapi.yaml');
 
 /**
  * The kit's spec parsed to JSON by `npm run build`. Used only while it is at least as new as the YAML,
- * which stays the source of truth: it spares start-up loading and running the YAML parser (~60 ms).
+ * which stays the source of truth: it spares start-up loading and running the YAML parser.
  */
 const SPEC_CACHE_PATH = kitFile('dist/openapi.json');
 

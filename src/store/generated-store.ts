@@ -12,12 +12,12 @@ export const SYNC_INDEX_LIMIT = 50_000;
 const KEEP_LIMIT = 20_000;
 
 /**
- * A store that holds no records: record i is generated from the seed when a page needs it (about
- * 10 µs each), so a million-record dataset starts at once. Search indexes are built in the background
+ * A store that holds no records: record i is generated from the seed when a page needs it, so a
+ * million-record dataset starts at once. Search indexes are built in the background
  * from the start, one collection after another, in slices of 0.3 ms (SLICE_MS) between requests. Until
  * a large collection's is ready, a search gets `{ warming }` (the server answers 503 with Retry-After);
- * a small collection's first search finishes its index at once (10k alerts took over a second on the
- * first search when all of it was built then, every request waiting).
+ * a small collection's first search finishes its index at once (built whole in that search instead, it kept
+ * every request waiting).
  */
 export function createGeneratedStore(
   factory: RecordFactory,

@@ -48,8 +48,8 @@ export function searchCache(search: (term: string) => Uint32Array): (term: strin
 /**
  * A store over records held in memory (a data file). Its search index is built in the background from
  * the start, as generated collections' are (see indexBuild); the first search finishes what is left at
- * once, so a search never waits (a data file of 10k alerts took about half a second on its first search
- * when all of it was indexed then, every request waiting).
+ * once, so a search never waits (a first search that indexed all of a data file kept every request
+ * waiting).
  */
 export function createRecordStore(records: readonly ApiRecord[]): RecordStore {
   const build = indexBuild({

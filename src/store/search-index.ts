@@ -13,7 +13,7 @@ export interface SearchIndexBuilder {
   add(record: ApiRecord): void;
   /**
    * Finishes the index in short steps, for a build between requests (finishNow runs them at once). With
-   * `trigrams`, record texts also get trigram postings: faster searches for ~4x the memory.
+   * `trigrams`, record texts also get trigram postings: faster searches for several times the memory.
    */
   finishing(options?: { trigrams?: boolean }): Steps<SearchIndex>;
 }
@@ -86,8 +86,8 @@ function textOf(value: unknown): string | undefined {
  * become 8- or 16-bit codes into a dictionary; all dictionaries are searched together, once per term.
  * With `packed`, so do fields whose sampled values repeat, and a field whose sampled values share one
  * shape (ids, timestamps) keeps only its hex digits (see hex-column.ts), scanned natively. The rest go
- * into UTF-8 blocks searched with Buffer.indexOf, which runs natively too. A million packed alerts then
- * take about 85 MB (160 MB as text) and a search a few tens of milliseconds.
+ * into UTF-8 blocks searched with Buffer.indexOf, which runs natively too: packed alerts take about half
+ * their size as text (the bench prints the figures).
  */
 export function createSearchIndexBuilder(
   sample: readonly ApiRecord[],

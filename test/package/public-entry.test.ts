@@ -95,8 +95,9 @@ describe('the public entry', () => {
       const response = await fetch(url, { headers: { 'x-api-key': entry.DEFAULT_API_KEY } });
       expect(response.status).toBe(200);
       expect(((await response.json()) as unknown[]).length).toBe(4);
-      // Again: the second answer comes from the fast path.
-      expect((await fetch(url, { headers: { 'x-api-key': entry.DEFAULT_API_KEY } })).headers.get('x-total-count')).toBe('4');
+      // Twice more: the answer is kept from its second request, and the listener replays it from the third.
+      for (const _ of [2, 3])
+        expect((await fetch(url, { headers: { 'x-api-key': entry.DEFAULT_API_KEY } })).headers.get('x-total-count')).toBe('4');
     } finally {
       server.close();
     }
