@@ -12,6 +12,7 @@ import { cpus } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { missingTool } from '../../src/build/runtime-tool.mjs';
+import { TABLE_START, benchTable, withBenchTable } from './bench-table.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const HERE = join(ROOT, 'test/bench');
@@ -799,6 +800,13 @@ const json = {
 };
 writeFileSync(join(OUT, 'bench.json'), `${JSON.stringify(json, null, 2)}\n`);
 console.log(`JSON: ${join(OUT, 'bench.json')}; whole run ${totalSeconds} s`);
+// The README's performance table is this run's (commit it with the change it measures).
+const readmePath = join(ROOT, 'README.md');
+const readme = readFileSync(readmePath, 'utf8');
+if (readme.includes(TABLE_START)) {
+  writeFileSync(readmePath, withBenchTable(readme, benchTable(rows)));
+  console.log("README.md: its performance table is now this run's");
+}
 if (misses.length) console.log(`\nmissed targets:\n  ${misses.join('\n  ')}`);
 if (generator.name === 'autocannon') console.warn(`\n*** measured with autocannon, not wrk (${generator.note}): ratios are flattered.`);
 if (warnings.length) console.warn(`\nwarnings:\n  ${warnings.join('\n  ')}`);

@@ -1,0 +1,42 @@
+// The bench's README table: formatted from measured rows, written between its markers and nowhere else.
+import { describe, expect, it } from 'vitest';
+import { TABLE_END, TABLE_START, benchTable, withBenchTable } from './bench-table.ts';
+
+const base = { rps: 35_611, p50: 1.38, p99: 3.81 };
+const measured = { rps: 32_179, p50: 1.41, p99: 3.83 };
+const rows = [
+  {
+    scenario: 'default page',
+    baseline: 'bare node:http',
+    base,
+    server: 'tempmon serve',
+    measured,
+    ratio: 0.89,
+    cpuRatio: 0.88,
+    target: 0.85,
+    pass: true,
+  },
+  { scenario: 'vs Prism', baseline: 'prism mock', base, server: 'tempmon serve', measured, ratio: 0.5, target: 15, pass: false },
+  { scenario: 'repeated term', baseline: 'bare node:http', base, server: 'tempmon serve', measured, ratio: 0.86 },
+];
+
+describe('the bench table', () => {
+  it('gives one Markdown row per measured row: both loads, the ratios, the target and its verdict', () => {
+    const lines = benchTable(rows).split('\n');
+    expect(lines).toHaveLength(2 + rows.length);
+    expect(lines[0]).toBe('| Scenario | baseline | tempmon | ratio (req/s) | by CPU | target | |');
+    expect(lines[2]).toBe(
+      '| default page | bare node:http: 35,611 req/s, p50 1.38 ms, p99 3.81 ms | tempmon serve: 32,179 req/s, p50 1.41 ms, p99 3.83 ms | 0.89x | 0.88x | >= 0.85x | PASS |',
+    );
+    expect(lines[3]).toMatch(/\| 0\.5x \| \| >= 15x \| MISS \|$/);
+    expect(lines[4]).toMatch(/\| 0\.86x \| \| \| \|$/);
+    // Every line has the header's number of cells.
+    for (const line of lines) expect(line.split('|')).toHaveLength(lines[0]!.split('|').length);
+  });
+
+  it('replaces what is between its markers, and only that', () => {
+    const readme = `# x\n\nbefore\n${TABLE_START}\nold table\n${TABLE_END}\nafter\n`;
+    expect(withBenchTable(readme, 'new table')).toBe(`# x\n\nbefore\n${TABLE_START}\nnew table\n${TABLE_END}\nafter\n`);
+    expect(() => withBenchTable('# no markers', 'new')).toThrow(/lacks the markers/);
+  });
+});
