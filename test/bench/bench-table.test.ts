@@ -1,4 +1,5 @@
 // The bench's README table: formatted from measured rows, written between its markers and nowhere else.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TABLE_END, TABLE_START, benchTable, withBenchTable } from './bench-table.ts';
 
@@ -38,5 +39,17 @@ describe('the bench table', () => {
     const readme = `# x\n\nbefore\n${TABLE_START}\nold table\n${TABLE_END}\nafter\n`;
     expect(withBenchTable(readme, 'new table')).toBe(`# x\n\nbefore\n${TABLE_START}\nnew table\n${TABLE_END}\nafter\n`);
     expect(() => withBenchTable('# no markers', 'new')).toThrow(/lacks the markers/);
+  });
+
+  it('is in README.md between its markers, a table of one row per scenario, for the next bench to rewrite', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = readme
+      .slice(readme.indexOf(TABLE_START) + TABLE_START.length, readme.indexOf(TABLE_END))
+      .trim()
+      .split('\n');
+    expect(readme.indexOf(TABLE_START)).toBeGreaterThan(0);
+    expect(block[0]).toMatch(/^\| Scenario \|/);
+    expect(block.length).toBeGreaterThan(2);
+    for (const line of block) expect(line.split('|')).toHaveLength(block[0]!.split('|').length);
   });
 });
