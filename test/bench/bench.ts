@@ -529,6 +529,35 @@ for (const [i, scenario] of scenarios.entries()) {
     );
 }
 
+// BENCH_AGAINST=DIR: the same scenarios against the mock of another checkout (its dist/ built), in turns with
+// this one, so a change to the request path shows as paired CPU per request (by CPU: before / now).
+const against = process.env.BENCH_AGAINST;
+if (against) {
+  const otherCli = join(against, 'dist/cli/main.js');
+  if (!existsSync(otherCli)) throw new Error(`BENCH_AGAINST: no ${otherCli} (run npm run build there)`);
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: against, encoding: 'utf8' }).stdout.trim();
+  const before = await contender(`tempmon serve at ${commit || against}`, (port) => [
+    process.execPath,
+    otherCli,
+    'serve',
+    '--port',
+    String(port),
+    '--alerts',
+    '10000',
+  ]);
+  // A fresh mock of this checkout, started with it: the one above has served every scenario already.
+  const now = await contender('tempmon serve now', (port) => mockCommand('--port', String(port), '--alerts', '10000'));
+  await indexed(before.url);
+  await indexed(now.url);
+  for (const scenario of scenarios) {
+    const [base, measured] = await compare([before, now], scenario.target);
+    const row = { scenario: `${scenario.name}, before vs now`, baseline: before.name, base: base!, server: now.name };
+    record({ ...row, measured: measured!, rssMb: peakRss(now.child) }, true);
+  }
+  before.stop();
+  now.stop();
+}
+
 // Other runtimes (README, "Other runtimes"): the default page from Bun, Deno and workerd, started as users
 // start them (their npm scripts, 10k alerts), against `tempmon serve --quiet` (none of them logs requests).
 // workerd is measured as `npm run serve:workerd` serves it: behind the Node proxy of `wrangler dev`, both on
@@ -803,7 +832,10 @@ console.log(`JSON: ${join(OUT, 'bench.json')}; whole run ${totalSeconds} s`);
 // The README's performance table is this run's (commit it with the change it measures).
 const readmePath = join(ROOT, 'README.md');
 const readme = readFileSync(readmePath, 'utf8');
-if (readme.includes(TABLE_START)) {
+// Only a whole run's table: a run that left rows out (or added before/after rows) says so and leaves it.
+const partial = process.env.BENCH_MILLION === '0' || process.env.BENCH_RUNTIMES === '0' || against !== undefined;
+if (partial) console.log('README.md: its performance table left as it is (a partial run)');
+else if (readme.includes(TABLE_START)) {
   writeFileSync(readmePath, withBenchTable(readme, benchTable(rows)));
   console.log("README.md: its performance table is now this run's");
 }
