@@ -1,10 +1,9 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { countsOf } from '../fixtures/collections.ts';
 import type { Dataset } from '../fixtures/generate-dataset.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { flagHelp } from '../options/flag-help.ts';
 import { peekFlag } from '../options/parse-flags.ts';
-import { bannerLines, parseServeArgs, serveFlags, serveOptions } from '../options/serve-options.ts';
+import { bannerLines, parseServeArgs, servedSizes, serveFlags, serveOptions } from '../options/serve-options.ts';
 import { createMock } from '../server/create-app.ts';
 import { nodeListener } from '../server/node-listener.ts';
 import { listProbes } from '../spec/probe-operations.ts';
@@ -57,10 +56,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     port,
   );
   const { url, note } = listeningAddresses(bound, host);
-  // Records per collection, from the data file or the counts asked for (the spec's defaults otherwise).
-  const sizes = data
-    ? Object.fromEntries(Object.entries(data).map(([key, records]) => [key, records.length]))
-    : countsOf(spec.document, options.dataset.counts);
+  const sizes = servedSizes(spec.document, options, data);
   log(`tempmon mock listening on ${url}`);
   if (note) log(note);
   // The data, the key (a key the user chose is never printed back), the simulated conditions (said at start,

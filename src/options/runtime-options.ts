@@ -1,11 +1,8 @@
-// What the runtime entries (src/runtimes/: Bun, Deno, Workers) start: `tempmon serve`'s options, read by the
-// same parser (serve-options.ts), from their flags or else their TEMPMON_* variables. No node: import.
-import { countsOf } from '../fixtures/collections.ts';
 import type { AppOptions } from '../server/app-options.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import type { Dataset } from '../spec/records.ts';
 import type { FlagValues } from './parse-flags.ts';
-import { bannerLines, flagVariable, MAX_RECORDS, parseServeArgs, type ServeOptions, serveOptions } from './serve-options.ts';
+import { bannerLines, flagVariable, MAX_RECORDS, parseServeArgs, type ServeOptions, servedSizes, serveOptions } from './serve-options.ts';
 
 /** Why a runtime entry cannot start with the options it was given: one line, for stderr or a 500. */
 export class RuntimeOptionError extends Error {
@@ -60,9 +57,7 @@ export function runtimeMock(
   }
   const settings = serveOptions(spec.document, values, env, fail, maxCount);
   const records = settings.dataPath === undefined ? undefined : loader!(settings.dataPath, spec);
-  const sizes = records
-    ? Object.fromEntries(Object.entries(records).map(([key, list]) => [key, list.length]))
-    : countsOf(spec.document, settings.dataset.counts);
+  const sizes = servedSizes(spec.document, settings, records);
   return {
     port: settings.port,
     host: settings.host,

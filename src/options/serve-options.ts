@@ -1,7 +1,7 @@
 // The options of `tempmon serve`, declared and read once for the CLI and every runtime entry (Bun, Deno,
 // Workers): the same flags, defaults, bounds and words everywhere. No node: import: a Worker bundles this.
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { collectionsOf } from '../fixtures/collections.ts';
+import { collectionsOf, countsOf } from '../fixtures/collections.ts';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import type { ScenarioOptions } from '../server/app-options.ts';
 import { DEFAULT_API_KEY } from '../server/create-app.ts';
@@ -190,6 +190,17 @@ export function tryLine(url: string, { from }: ApiKeys, document: OpenAPIObject)
   const header = listing?.apiKeyHeader;
   const key = header === undefined ? '' : from === 'default' ? `-H '${header}: ${DEFAULT_API_KEY}' ` : `-H "${header}: $TEMPMON_API_KEY" `;
   return `try: curl ${key}'${url}${listing?.path ?? '/'}?pageSize=2'`;
+}
+
+/** Records per collection served: the data file's, or the counts asked for (the spec's defaults otherwise). */
+export function servedSizes(
+  document: OpenAPIObject,
+  options: ServeOptions,
+  data?: Readonly<Record<string, readonly unknown[]>>,
+): Record<string, number> {
+  return data
+    ? Object.fromEntries(Object.entries(data).map(([key, records]) => [key, records.length]))
+    : countsOf(document, options.dataset.counts);
 }
 
 /**
