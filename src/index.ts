@@ -33,6 +33,7 @@ export type { CheckOutcome, ContractReport, Failure, FetchLike, Severity } from 
 export type { ContractOptions } from './contract/contract-options.ts';
 export type { ProxyOptions } from './proxy/proxy-options.ts';
 export type { AppOptions, ScenarioOptions } from './server/app-options.ts';
+export type { LiveOptions } from './live/live-options.ts';
 export { ContractSetupError } from './contract/types.ts';
 export { comparePlaces, type Place } from './contract/exchange-recorder.ts';
 export { generateDataset, DEFAULT_DATASET, type Dataset, type DatasetOptions } from './fixtures/generate-dataset.ts';

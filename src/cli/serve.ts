@@ -47,7 +47,13 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   let data: Dataset | undefined;
   if (dataPath !== undefined) data = loadDataFile(dataPath, spec.document, createSchemaValidator(spec.document));
   const store = data && createDatasetStore(data, spec.document);
-  const mock = createMock({ spec, apiKeys: apiKeys.keys, scenarios, ...(store ? { store } : { dataset: options.dataset }) });
+  const mock = createMock({
+    spec,
+    apiKeys: apiKeys.keys,
+    scenarios,
+    ...(store ? { store } : { dataset: options.dataset }),
+    ...(options.live ? { live: options.live } : {}),
+  });
   const watcher = store && options.watch ? watchDataFile(dataPath!, spec, store, log) : undefined;
 
   const { server, url: bound } = await listen(

@@ -67,6 +67,7 @@ export function runtimeMock(
       spec,
       apiKeys: settings.apiKeys.keys,
       scenarios: settings.scenarios,
+      ...(settings.live ? { live: settings.live } : {}),
       ...(records ? { data: records } : { dataset: settings.dataset }),
     },
     banner: (url) => bannerLines(spec.document, settings, sizes, url),

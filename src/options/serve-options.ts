@@ -12,6 +12,8 @@ import { type ApiKeys, apiKeysOption, integerOption, type OptionFailure } from '
 import type { HelpedFlag } from './flag-help.ts';
 import { type FlagValues, parseFlags } from './parse-flags.ts';
 import { describeScenarios, scenarioOptions } from './scenario-options.ts';
+import { describeLive, LIVE_FLAGS, liveFlags } from './live-flags.ts';
+import type { LiveOptions } from '../live/live-options.ts';
 
 /** Where `tempmon serve` listens unless told otherwise. */
 export const DEFAULT_PORT = 4010;
@@ -66,6 +68,7 @@ export function serveFlags(document: OpenAPIObject): readonly ServeFlag[] {
     { name: 'latency', value: 'MS', help: ['delay every listing response: 200, or a range 100-800'], variable: true },
     { name: 'error-rate', value: 'R', help: ['answer a share R (0..1) of listing requests with 500 or 503'], variable: true },
     { name: 'rate-limit', value: 'N', help: ['at most N requests per second per key, then 429'], variable: true },
+    ...LIVE_FLAGS.map((flag): ServeFlag => ({ ...flag, help: [...flag.help], variable: true })),
     { name: 'watch', help: ['with --data, reload the file when it changes'], cliOnly: true },
     { name: 'spec', value: 'FILE', help: [SPEC_OPTION_HELP], cliOnly: true },
     { name: 'quiet', help: ['do not log requests'], cliOnly: true },
@@ -90,6 +93,8 @@ export interface ServeOptions {
   /** Seed and the counts given (a count not given is the spec's default). */
   readonly dataset: DatasetOptions;
   readonly scenarios: ScenarioOptions;
+  /** `--live` (or `--clock`): live data; undefined for data that holds still. */
+  readonly live: LiveOptions | undefined;
   readonly watch: boolean;
   readonly quiet: boolean;
   /** As given; the CLI checks it (the request log is Node's). */
@@ -149,6 +154,7 @@ export function serveOptions(
   if (dataPath !== undefined && datasetFlags(document).some((flag) => values[flag.name] !== undefined)) throw fail(DATA_WITH_GENERATED);
   if (values.watch && dataPath === undefined) throw fail('--watch needs --data FILE');
   const scenarios = scenarioOptions({ latency: text('latency'), 'error-rate': text('error-rate'), 'rate-limit': text('rate-limit') }, fail);
+  const live = liveFlags(values, dataPath, fail);
   return {
     port,
     host,
@@ -156,6 +162,7 @@ export function serveOptions(
     dataPath,
     dataset: readDataset(document, values, fail, maxCount),
     scenarios,
+    live,
     watch: values.watch === true,
     quiet: values.quiet === true,
     logFormat: text('log-format'),
@@ -221,6 +228,7 @@ export function bannerLines(
     options.dataPath === undefined ? `  seed ${options.dataset.seed}: ${counts}` : `  data: ${options.dataPath} (${counts})`,
     `  key: ${describeKeys(options.apiKeys)}`,
     ...(conditions ? [`  simulated: ${conditions}`] : []),
+    ...(options.live ? [`  live: ${describeLive(options.live)}`] : []),
     `  ${tryLine(url, options.apiKeys, document)}`,
   ];
 }

@@ -5,6 +5,7 @@ import type { LoadedSpec } from '../spec/load-spec.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { DatasetStore } from '../store/dataset-store.ts';
 import type { LatencyRange } from './latency.ts';
+import type { LiveOptions } from '../live/live-options.ts';
 
 /** Simulated network and server conditions, for building loading, error and rate-limited states. */
 export interface ScenarioOptions {
@@ -31,6 +32,11 @@ export interface AppOptions {
   /** Seed and counts of generated data, used when neither `data` nor `store` is given. */
   readonly dataset?: DatasetOptions;
   readonly scenarios?: ScenarioOptions;
+  /**
+   * Live data (generated data only): records arrive and change over time, each answer a function of the
+   * moment the app took its request. See {@link LiveOptions}.
+   */
+  readonly live?: LiveOptions;
   /**
    * Checks of query parameters; defaults to Ajv compiling the spec's schemas at run time. A runtime that
    * refuses code made from strings (Cloudflare Workers) passes validators compiled ahead of time.

@@ -10,6 +10,9 @@ import { AnswerCache } from './answer-cache.ts';
 import type { AppOptions } from './app-options.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { createDatasetStore, createGeneratedDatasetStore } from '../store/dataset-store.ts';
+import { createLiveDatasetStore } from '../store/live-store.ts';
+import { liveSettings } from '../live/live-options.ts';
+import { takeMoment } from './live-moment.ts';
 import { errorRate } from './error-rate.ts';
 import { forcedResponse } from './forced-response.ts';
 import { createShell } from '../http/create-shell.ts';
@@ -50,11 +53,16 @@ export interface Mock {
 export function createMock(options: AppOptions = {}): Mock {
   const spec = options.spec ?? loadSpec();
   const datasetOptions = options.dataset ?? DEFAULT_DATASET;
+  if (options.live && (options.data || options.store)) throw new RangeError('live mode serves generated data, not data files or stores');
+  const live = options.live ? liveSettings(options.live) : undefined;
+  const factory = () => createRecordFactory(spec.document, datasetOptions.seed);
   const store =
     options.store ??
     (options.data
       ? createDatasetStore(options.data, spec.document)
-      : createGeneratedDatasetStore(createRecordFactory(spec.document, datasetOptions.seed), datasetOptions, spec.document));
+      : live
+        ? createLiveDatasetStore(factory(), datasetOptions, spec.document, live.settings, live.clock)
+        : createGeneratedDatasetStore(factory(), datasetOptions, spec.document));
   const validator = options.validator ?? createSchemaValidator(spec.document);
   const operations = listOperations(spec.document).filter((op) => op.method === 'get');
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -67,8 +75,10 @@ export function createMock(options: AppOptions = {}): Mock {
   const knownKey = keyChecker(apiKeys);
   // Simulated conditions must see every request, so they turn the response cache off.
   const simulated = scenarios.latency !== undefined || scenarios.errorRate !== undefined || scenarios.rateLimit !== undefined;
+  const { clock } = store;
+  // Live answers change with the clock and state their moment: the app answers each one.
   const cache = createResponseCache({
-    enabled: !simulated,
+    enabled: !simulated && !clock,
     identity: () => store.identity,
     keyHeaders: apiKeyHeaders(operations),
     knownKey,
@@ -98,6 +108,7 @@ export function createMock(options: AppOptions = {}): Mock {
           hide,
         );
         // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
+        if (clock) app.get(path, takeMoment(clock));
         app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));
         if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, knownKey, operation));
         if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation));

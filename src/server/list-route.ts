@@ -14,17 +14,22 @@ import { requestHeader } from '../http/request-header.ts';
 import type { ParameterError } from '../http/problem.ts';
 import { operationProblem, problem } from '../http/problem.ts';
 import type { RecordStore } from '../store/record-store.ts';
+import { MOMENT_HEADER } from './live-moment.ts';
 
 /** The answer to a listing request, or why there is none. */
 export type Outcome = { answer: Answer } | { invalid: ParameterError[] } | { warming: number };
 
-/** Answers listing requests by URL: the listing's logic, behind its Hono route (see listRoute). */
-export type Answerer = (url: URL, empty: boolean) => Outcome;
+/**
+ * Answers listing requests by URL: the listing's logic, behind its Hono route (see listRoute). `moment`: live
+ * data's instant (ms) the request was taken at.
+ */
+export type Answerer = (url: URL, empty: boolean, moment?: number) => Outcome;
 
 /**
  * Creates the answerer of one listing operation: validates the query against the spec, filters by the
  * search term, and makes one page with its `X-Total-Count`, `Link` and `ETag`. Data is immutable until
- * the store is replaced, so answers are cached by URL and the data's identity.
+ * the store is replaced (live data: until its next change), so answers are cached by URL and the data's
+ * identity (live data: and its count of changes).
  */
 export function listingAnswerer(
   operation: Operation,
@@ -39,8 +44,11 @@ export function listingAnswerer(
   listingParameters(operation);
   const parse = createQueryParser(operation.queryParameters, validator);
   const kept = operation.queryParameters.map((p) => p.name);
-  return (url, empty) => {
-    const key = AnswerCache.key(identity(), url.href, empty);
+  return (url, empty, moment) => {
+    const collection = store();
+    // Live data: its count of changes by the moment names what is served then, in every key and ETag.
+    const data = moment === undefined || !collection.events ? identity() : `${identity()}@${collection.events(moment)}`;
+    const key = AnswerCache.key(data, url.href, empty);
     const cached = answers.get(key);
     if (cached) return { answer: cached };
     const query = parse(url.searchParams);
@@ -49,7 +57,7 @@ export function listingAnswerer(
     const pageSize = query.values[LISTING_PARAMETERS.pageSize] as number;
     const term = (query.values[LISTING_PARAMETERS.search] as string | undefined) ?? '';
     const start = Math.min(Number.MAX_SAFE_INTEGER, (page - 1) * pageSize);
-    const result = empty ? { total: 0, records: [] } : store().page(term, start, start + pageSize);
+    const result = empty ? { total: 0, records: [] } : collection.page(term, start, start + pageSize, moment);
     if ('warming' in result) return result;
     const body = ('json' in result && result.json) || JSON.stringify(result.records);
     const link = linkHeader(url, LISTING_PARAMETERS, kept, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) });
@@ -59,7 +67,7 @@ export function listingAnswerer(
       link: link !== undefined && hide(link) === link ? link : undefined,
       // The page is a function of the data's identity and the normalised query, so those identify it:
       // hashing them is much cheaper than hashing the body.
-      etag: `"${sha1(`${identity()}|${empty}|${term}|${page}|${pageSize}`)}"`,
+      etag: `"${sha1(`${data}|${empty}|${term}|${page}|${pageSize}`)}"`,
     };
     answers.offer(key, answer);
     return { answer };
@@ -85,7 +93,8 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
   return (c) => {
     // Prefer: example=empty shows a UI's empty state without touching the data (RFC 7240; Prism's name).
     const empty = preferencesOf(c).get('example') === 'empty';
-    const outcome = answerer(c.get('requestUrl') ?? new URL(c.req.url), empty);
+    const moment = c.get('moment');
+    const outcome = answerer(c.get('requestUrl') ?? new URL(c.req.url), empty, moment);
     if ('invalid' in outcome) {
       const detail = outcome.invalid.map((e) => `${e.name} ${e.detail}`).join('; ');
       return problem(c, invalid, detail, { errors: outcome.invalid });
@@ -105,6 +114,7 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
       etag: answer.etag,
       ...(answer.link ? { link: answer.link } : {}),
       'x-total-count': String(answer.total),
+      ...(moment === undefined ? {} : { [MOMENT_HEADER]: new Date(moment).toISOString() }),
     };
     const match = requestHeader(c, 'if-none-match');
     const notModified = match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag || tag.trim() === '*');

@@ -20,6 +20,8 @@ export interface DatasetStore {
    * so an ETag from a run with other data never matches, and it changes when watch mode loads other data.
    */
   readonly identity: string;
+  /** Live data only: the clock (ms) a request's moment is read from when the app takes it. */
+  readonly clock?: () => number;
 }
 
 const EMPTY = createRecordStore([]);

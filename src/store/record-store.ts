@@ -18,10 +18,15 @@ export interface Warming {
 
 /** The records of one collection, in the documented order, with case-insensitive search. */
 export interface RecordStore {
-  /** Matches start..end-1 of `term` (every record for an empty term). */
-  page(term: string, start: number, end: number): PageResult | Warming;
+  /** Matches start..end-1 of `term` (every record for an empty term); live data as it is at `moment` (ms). */
+  page(term: string, start: number, end: number, moment?: number): PageResult | Warming;
   /** The share of the search index built (0..1): 1 once a search can be answered without waiting. */
   searchReady(): number;
+  /**
+   * Live data only: how many changes the collection has seen by `moment`. Every cache key and ETag of its
+   * answers holds it, so no cache replays an answer of another moment.
+   */
+  events?(moment: number): number;
 }
 
 const CACHED_TERMS = 64;

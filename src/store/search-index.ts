@@ -81,6 +81,16 @@ function textOf(value: unknown): string | undefined {
 }
 
 /**
+ * Whether one record holds `needle` (lower-cased) in a string field, as a search index finds it: the same
+ * test, for the few records a live collection changes between index builds.
+ */
+export function recordHolds(record: ApiRecord, needle: string): boolean {
+  if (needle.includes(FIELD) || needle.includes(RECORD)) return false;
+  for (const field in record) if (textOf(record[field])?.includes(needle)) return true;
+  return false;
+}
+
+/**
  * Starts an index whose layout is chosen from `sample` (the first records), or from `pooledFields`
  * when the generator says which fields draw from small sets. Those (status, account_id, sites_id...)
  * become 8- or 16-bit codes into a dictionary; all dictionaries are searched together, once per term.

@@ -321,6 +321,7 @@ export interface components {
                 "X-Total-Count": components["headers"]["X-Total-Count"];
                 Link: components["headers"]["Link"];
                 "Preference-Applied": components["headers"]["Preference-Applied"];
+                "Tempmon-Moment": components["headers"]["Tempmon-Moment"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
@@ -538,6 +539,13 @@ export interface components {
          */
         "Preference-Applied": string;
         /**
+         * @description Live mode only (`tempmon serve --live`): the instant (ISO 8601, milliseconds) the mock took the
+         *     request, which the answer is a function of. The same request answered with a frozen clock at that
+         *     instant (`--clock`) gets the same bytes; its ETag changes with every change of the listing's data.
+         * @example 2026-11-27T14:30:05.123Z
+         */
+        "Tempmon-Moment": string;
+        /**
          * @description CORS (Fetch standard) for browser apps, on every answer - any origin may read it (`*`); the key travels in a header, never in a cookie.
          * @example *
          */
@@ -585,6 +593,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     ETag: components["headers"]["ETag"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Tempmon-Moment": components["headers"]["Tempmon-Moment"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
@@ -636,6 +645,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     ETag: components["headers"]["ETag"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Tempmon-Moment": components["headers"]["Tempmon-Moment"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;

@@ -79,7 +79,9 @@ describe('CORS', () => {
     for (const response of answers) {
       // Set twice, a header would read "*, *".
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(response.headers.get('access-control-expose-headers')).toBe('X-Total-Count,Link,ETag,Preference-Applied,Retry-After');
+      expect(response.headers.get('access-control-expose-headers')).toBe(
+        'X-Total-Count,Link,ETag,Preference-Applied,Tempmon-Moment,Retry-After',
+      );
     }
     expect(answers[2]!.headers.get('preference-applied')).toBe('example=empty');
     expect(answers[3]!.headers.get('preference-applied')).toBe('delay=1');

@@ -45,10 +45,11 @@ describe('listOperations', () => {
       'Link',
       'ETag',
       'Preference-Applied',
+      'Tempmon-Moment',
       'Access-Control-Allow-Origin',
       'Access-Control-Expose-Headers',
     ]);
-    expect(exposedHeaders(operations)).toEqual(['X-Total-Count', 'Link', 'ETag', 'Preference-Applied', 'Retry-After']);
+    expect(exposedHeaders(operations)).toEqual(['X-Total-Count', 'Link', 'ETag', 'Preference-Applied', 'Tempmon-Moment', 'Retry-After']);
   });
 
   it('reads the x-order and x-collection of each listing', () => {

@@ -1,0 +1,122 @@
+import type { OpenAPIObject, SchemaObject } from 'openapi3-ts/oas31';
+import type { Collection } from '../fixtures/collections.ts';
+import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
+import { resolveRef } from '../spec/resolve-ref.ts';
+import { alertLifecycle, alertStage, LIFECYCLE_BEATS, STAGES, stageAt } from './alert-lifecycle.ts';
+import { type ArrivalSchedule, arrivalsBy, arrivalTime } from './arrivals.ts';
+import { beat, type LiveRate } from './live-rate.ts';
+import { changingSensors, type SensorCycle, sensorAt, sensorEvents } from './sensor-changes.ts';
+
+/** What live mode is told: the arrival rate and the anchor (ms) it runs from. */
+export interface LiveSettings {
+  readonly rate: LiveRate;
+  readonly anchor: number;
+}
+
+/**
+ * One collection in live mode: a window of `size` records, a pure function of (seed, count, anchor, rate, t).
+ * Record numbers name records for good: r >= 1 is arrival r, r <= 0 the seed's record -r. At t, with n
+ * arrived, position p (0 = newest) holds record n - p.
+ */
+export interface LiveCollection {
+  readonly size: number;
+  /** How many records have arrived by t (0 for a collection that only changes, or holds still). */
+  arrived(t: number): number;
+  /** How many changes (arrivals, updates) by t: it moves whenever a record of the window changes. */
+  events(t: number): number;
+  /** Record r as served at t. */
+  record(r: number, t: number): ApiRecord;
+  /** The records that may still change after t (few: arrivals in their story, sensors in their cycles). */
+  unsettled(t: number): readonly number[];
+}
+
+/** How a collection lives: its records arrive (and may play a story), change in place, or hold still. */
+type Kind = 'arrivals' | 'changes' | 'still';
+
+/**
+ * The live form of a collection of `count` records. Alerts arrive at the rate and play a story; sensors
+ * change in place (a bounded share); another listing's records arrive when its first sort key is a
+ * newest-first date-time (the arrival instant), and hold still otherwise.
+ *
+ * @example
+ * const alerts = liveCollection(document, factory, collectionFor(document, 'Alert'), 300, { rate, anchor });
+ * alerts.record(alerts.arrived(t), t); // the newest alert at t
+ */
+export function liveCollection(
+  document: OpenAPIObject,
+  factory: RecordFactory,
+  collection: Collection,
+  count: number,
+  settings: LiveSettings,
+): LiveCollection {
+  const { seed } = factory;
+  const { schema, stream } = collection;
+  const schedule: ArrivalSchedule = { anchor: settings.anchor, rate: settings.rate, seed, stream };
+  const unit = beat(settings.rate);
+  const kind = kindOf(document, collection);
+  const still = (r: number) => factory.record(schema, -r);
+
+  if (kind === 'changes') {
+    const sensors = changingSensors(
+      seed,
+      stream,
+      count,
+      settings.anchor,
+      unit,
+      (i) => factory.record(schema, i).soft_deleted !== undefined,
+    );
+    const byIndex = new Map<number, SensorCycle>(sensors.map((s) => [s.index, s]));
+    return {
+      size: count,
+      arrived: () => 0,
+      events: (t) => sensors.reduce((sum, s) => sum + sensorEvents(s, t), 0),
+      record(r, t) {
+        const s = byIndex.get(-r);
+        return s && t >= s.start ? factory.record(schema, -r, sensorAt(seed, stream, s, t)) : still(r);
+      },
+      unsettled: () => sensors.map((s) => -s.index),
+    };
+  }
+  if (kind === 'still') return { size: count, arrived: () => 0, events: () => 0, record: (r) => still(r), unsettled: () => [] };
+
+  const plays = schema === 'Alert';
+  const span = plays ? LIFECYCLE_BEATS * unit : 0;
+  const lifecycle = (k: number) => alertLifecycle(seed, stream, k, arrivalTime(schedule, k), unit);
+  return {
+    size: count,
+    arrived: (t) => arrivalsBy(schedule, t),
+    events(t) {
+      const arrived = arrivalsBy(schedule, t);
+      if (!plays) return arrived;
+      // Arrivals before t - span have played every stage; the few since, as far as each has come.
+      const done = arrivalsBy(schedule, t - span);
+      let events = done * STAGES;
+      for (let k = done + 1; k <= arrived; k += 1) events += stageAt(lifecycle(k), t);
+      return events;
+    },
+    record(r, t) {
+      if (r <= 0) return still(r);
+      const at = arrivalTime(schedule, r);
+      if (!plays) return factory.arrival(schema, r, at);
+      const story = lifecycle(r);
+      return factory.arrival(schema, r, at, alertStage(seed, stream, r, story, stageAt(story, t)));
+    },
+    unsettled(t) {
+      if (!plays) return [];
+      const arrived = arrivalsBy(schedule, t);
+      const from = arrivalsBy(schedule, t - span) + 1;
+      return Array.from({ length: Math.max(0, arrived - from + 1) }, (_, i) => from + i);
+    },
+  };
+}
+
+/** Alerts arrive, sensors change; another listing arrives when ordered by a newest-first date-time. */
+function kindOf(document: OpenAPIObject, collection: Collection): Kind {
+  if (collection.schema === 'Alert') return 'arrivals';
+  if (collection.schema === 'Sensor') return 'changes';
+  const first = collection.order[0];
+  const component = document.components?.schemas?.[collection.schema];
+  if (first?.direction !== 'desc' || !component) return 'still';
+  const property = resolveRef<SchemaObject>(document, component).properties?.[first.field];
+  return property && resolveRef<SchemaObject>(document, property).format === 'date-time' ? 'arrivals' : 'still';
+}
