@@ -1,4 +1,4 @@
-// Runs the kit against a server none of us wrote: Prism's mock of our spec. The README shows the
+// Runs the kit against a server none of us wrote: Prism's mock of our spec. docs/contract.md shows the
 // resulting table; this test fails when it is out of date (TEMPMON_UPDATE_README=1 rewrites it).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import type { ContractReport } from '../../src/contract/types.ts';
 import { spec } from '../helpers.ts';
 import { startPrism } from '../prism-cli.ts';
 
-const README = new URL('../../README.md', import.meta.url);
+const README = new URL('../../docs/contract.md', import.meta.url);
 // The start marker may say more before its `-->` (which file generates the table).
 const START = /<!-- prism-table:start[^\n]*-->/;
 const END = '<!-- prism-table:end -->';
@@ -43,15 +43,16 @@ describe("Prism's mock of our spec, checked by the kit", () => {
     expect(report.conformant).toBe(false);
   });
 
-  it('matches the table in README.md', () => {
+  it('matches the table in docs/contract.md', () => {
     const readme = readFileSync(README, 'utf8');
     const start = START.exec(readme);
     const end = readme.indexOf(END);
-    expect(start && end > start.index, 'README.md lacks the prism-table markers').toBe(true);
+    expect(start && end > start.index, 'docs/contract.md lacks the prism-table markers').toBe(true);
     const updated = `${readme.slice(0, start!.index + start![0].length)}\n${table(report)}\n${readme.slice(end)}`;
     if (process.env.TEMPMON_UPDATE_README === '1') writeFileSync(README, updated);
-    expect(readme === updated, 'README table is stale: TEMPMON_UPDATE_README=1 npx vitest run test/contract/prism-mock.slow.test.ts').toBe(
-      true,
-    );
+    expect(
+      readme === updated,
+      'The table in docs/contract.md is stale: TEMPMON_UPDATE_README=1 npx vitest run test/contract/prism-mock.slow.test.ts',
+    ).toBe(true);
   });
 });
