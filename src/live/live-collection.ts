@@ -4,14 +4,9 @@ import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
 import { resolveRef } from '../spec/resolve-ref.ts';
 import { alertLifecycle, alertStage, LIFECYCLE_BEATS, STAGES, stageAt } from './alert-lifecycle.ts';
 import { type ArrivalSchedule, arrivalsBy, arrivalTime } from './arrivals.ts';
-import { beat, type LiveRate } from './live-rate.ts';
+import type { LiveSettings } from './live-options.ts';
+import { beat } from './live-rate.ts';
 import { changingSensors, type SensorCycle, sensorAt, sensorEvents } from './sensor-changes.ts';
-
-/** What live mode is told: the arrival rate and the anchor (ms) it runs from. */
-export interface LiveSettings {
-  readonly rate: LiveRate;
-  readonly anchor: number;
-}
 
 /**
  * One collection in live mode: a window of `size` records, a pure function of (seed, count, anchor, rate, t).

@@ -1,6 +1,11 @@
 import { REFERENCE_DATE } from '../fixtures/seeded-faker.ts';
-import type { LiveSettings } from './live-collection.ts';
 import { DEFAULT_LIVE_RATE, type LiveRate, parseLiveRate } from './live-rate.ts';
+
+/** What live mode runs on, checked: the arrival rate and the anchor (ms) it runs from. */
+export interface LiveSettings {
+  readonly rate: LiveRate;
+  readonly anchor: number;
+}
 
 /** Live mode as createApp takes it (`tempmon serve --live`). */
 export interface LiveOptions {

@@ -281,6 +281,22 @@ beforeAll(async () => {
       judged.push(judge(probe, proxy, await send(base, probe.method, probe.path, probe.headers)));
     }
   }
+  // Live mode's own header (Tempmon-Moment), on a 200 and on a 304, from a mock on a frozen clock.
+  const live = await startProxy(
+    await startMock({ dataset: { seed: 11, counts: { alerts: 30, sensors: 30 } }, live: { clock: Date.parse('2026-11-02T09:00:00Z') } }),
+    ['--errors'],
+  );
+  for (const path of LISTINGS) {
+    const first: Probe = { name: `${path} live`, method: 'GET', path, headers: { 'x-api-key': KEY } };
+    const answer = await send(live.url, first.method, first.path, first.headers);
+    judged.push(judge(first, 'strict', answer));
+    const again: Probe = {
+      ...first,
+      name: `${path} live, If-None-Match`,
+      headers: { ...first.headers, 'if-none-match': answer.headers.etag ?? '' },
+    };
+    judged.push(judge(again, 'strict', await send(live.url, again.method, again.path, again.headers)));
+  }
   // Four quick requests per key and listing: past the second in a second they get 429, and the others may get a fault.
   for (const key of keys) {
     for (const path of LISTINGS) {
