@@ -5,7 +5,7 @@ import { listOperations } from '../spec/operations.ts';
 import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
 import { appListener } from '../http/app-listener.ts';
 import { type HelpedFlag, flagHelp } from '../options/flag-help.ts';
-import { parseFlags } from '../options/parse-flags.ts';
+import { flagText, parseFlags } from '../options/parse-flags.ts';
 import { CliError, cliFail, integerOption } from './cli-error.ts';
 import { listen } from './listen.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
@@ -47,7 +47,7 @@ ${flagHelp(PROXY_FLAGS, 24)}`;
 /** Runs `tempmon proxy`; resolves once listening, with a `close` to stop it. */
 export async function proxyCommand(args: readonly string[], log: (line: string) => void = console.log) {
   const values = parseFlags(args, PROXY_FLAGS, 'proxy', cliFail);
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const text = (name: string) => flagText(values, name);
   if (values.help) {
     log(proxyHelp(loadSpec(text('spec')).document));
     return undefined;

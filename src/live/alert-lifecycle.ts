@@ -28,9 +28,15 @@ export interface AlertLifecycle {
   readonly times: readonly [number, number, number];
 }
 
+/** Arrival `k`'s seeded draws, by salt. */
+const drawsOf =
+  (seed: number, stream: number, k: number) =>
+  (salt: number): number =>
+    mix(seed, stream, ...words(k), salt);
+
 /** The seeded story of arrival `k`, which arrived at `at`, in a collection whose beat is `unit` ms. */
 export function alertLifecycle(seed: number, stream: number, k: number, at: number, unit: number): AlertLifecycle {
-  const draw = (salt: number) => mix(seed, stream, ...words(k), salt);
+  const draw = drawsOf(seed, stream, k);
   const roll = draw(SALT.story) % 100;
   const story = roll < STORIES[0].share ? 0 : roll < STORIES[0].share + STORIES[1].share ? 1 : 2;
   const first = at + (2 + (draw(SALT.first) % 7)) * unit;
@@ -49,7 +55,7 @@ export function stageAt({ times }: AlertLifecycle, t: number): number {
  * the others stay within the allowance, as the fixtures' rules ask.
  */
 export function alertStage(seed: number, stream: number, k: number, lifecycle: AlertLifecycle, stage: number): Change {
-  const draw = (salt: number) => mix(seed, stream, ...words(k), salt);
+  const draw = drawsOf(seed, stream, k);
   const status = STORIES[lifecycle.story]!.statuses[stage - 1]!;
   return (alert) => {
     const allowance = Number(alert.allowance_minutes);

@@ -1,5 +1,5 @@
 import { REFERENCE_DATE } from '../fixtures/seeded-faker.ts';
-import { DEFAULT_LIVE_RATE, type LiveRate, parseLiveRate } from './live-rate.ts';
+import { DEFAULT_LIVE_RATE, isLiveRate, type LiveRate, parseLiveRate } from './live-rate.ts';
 
 /** What live mode runs on, checked: the arrival rate and the anchor (ms) it runs from. */
 export interface LiveSettings {
@@ -32,10 +32,7 @@ export const EARLIEST_ANCHOR = REFERENCE_DATE.getTime();
  */
 export function liveSettings(options: LiveOptions): { settings: LiveSettings; clock: () => number } {
   const rate = typeof options.rate === 'object' ? options.rate : parseLiveRate(options.rate ?? DEFAULT_LIVE_RATE);
-  if (
-    !rate ||
-    !(rate.count >= 1 && rate.periodMs / rate.count >= 10 && Number.isSafeInteger(rate.count) && Number.isSafeInteger(rate.periodMs))
-  )
+  if (!rate || !isLiveRate(rate))
     throw new RangeError(`live rate must read like 3/min or 5/s (at most 100/s), got ${JSON.stringify(options.rate)}`);
   const anchor = options.since ?? EARLIEST_ANCHOR;
   if (!Number.isSafeInteger(anchor) || anchor < EARLIEST_ANCHOR)

@@ -23,8 +23,12 @@ export function parseLiveRate(text: string): LiveRate | undefined {
   const match = /^([1-9]\d{0,6})\/(s|min|h|d)$/.exec(text.trim());
   if (!match) return undefined;
   const rate = { count: Number(match[1]), periodMs: UNITS[match[2]!]! };
-  return rate.count * 1_000 <= MAX_ARRIVALS_PER_SECOND * rate.periodMs ? rate : undefined;
+  return isLiveRate(rate) ? rate : undefined;
 }
+
+/** Whether a rate is one live mode runs at: whole numbers, at least one arrival, at most 100 a second. */
+export const isLiveRate = ({ count, periodMs }: LiveRate): boolean =>
+  Number.isSafeInteger(count) && Number.isSafeInteger(periodMs) && count >= 1 && count * 1_000 <= MAX_ARRIVALS_PER_SECOND * periodMs;
 
 /** The rate as `--live-rate` writes it: `3/min`. */
 export function formatLiveRate({ count, periodMs }: LiveRate): string {

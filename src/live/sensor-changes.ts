@@ -57,12 +57,16 @@ export function changingSensors(
 /** Reports in one cycle: at 0, report, 2 report, ... before going offline. */
 const reportsPerCycle = (s: SensorCycle) => div(s.online - 1, s.report) + 1;
 
+/** Where the sensor is at `t` (at or after its start): its cycles done, and the ms into the current one. */
+function position(s: SensorCycle, t: number): { cycles: number; into: number } {
+  const cycles = div(t - s.start, s.cycle);
+  return { cycles, into: t - s.start - cycles * s.cycle };
+}
+
 /** How many changes the sensor has made by `t`: each report, each going offline (0 before its start). */
 export function sensorEvents(s: SensorCycle, t: number): number {
   if (t < s.start) return 0;
-  const elapsed = t - s.start;
-  const cycles = div(elapsed, s.cycle);
-  const into = elapsed - cycles * s.cycle;
+  const { cycles, into } = position(s, t);
   const perCycle = reportsPerCycle(s) + 1;
   return cycles * perCycle + (into < s.online ? div(into, s.report) + 1 : perCycle);
 }
@@ -73,10 +77,8 @@ export function sensorEvents(s: SensorCycle, t: number): number {
  * online time, its last report before that and its battery 0..15, with data waiting to be uploaded.
  */
 export function sensorAt(seed: number, stream: number, s: SensorCycle, t: number): Change {
-  const elapsed = t - s.start;
-  const cycles = div(elapsed, s.cycle);
+  const { cycles, into } = position(s, t);
   const began = s.start + cycles * s.cycle;
-  const into = elapsed - cycles * s.cycle;
   const full = 60 + (mix(seed, stream, s.index, cycles, SALT.battery) % 41);
   return (sensor) => {
     const online = into < s.online;

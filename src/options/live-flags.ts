@@ -2,7 +2,7 @@
 import { EARLIEST_ANCHOR, type LiveOptions } from '../live/live-options.ts';
 import { DEFAULT_LIVE_RATE, formatLiveRate, MAX_ARRIVALS_PER_SECOND, parseLiveRate } from '../live/live-rate.ts';
 import type { OptionFailure } from './option-parsers.ts';
-import type { FlagValues } from './parse-flags.ts';
+import { type FlagValues, flagText } from './parse-flags.ts';
 
 /** The refusal of live mode together with a data file. */
 export const LIVE_WITH_DATA = '--live cannot be combined with --data: live mode serves generated data';
@@ -40,7 +40,7 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2
  * liveFlags({ live: true, 'live-rate': '4/s' }, (m) => new Error(m)); // { rate: { count: 4, periodMs: 1000 } }
  */
 export function liveFlags(values: FlagValues, dataPath: string | undefined, fail: OptionFailure): LiveOptions | undefined {
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const text = (name: string) => flagText(values, name);
   const given = values.live;
   if (typeof given === 'string' && !/^(1|true|0|false)$/.test(given))
     throw fail(`TEMPMON_LIVE must be 1 or true (or 0 or false), got ${JSON.stringify(given)}`);

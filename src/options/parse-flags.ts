@@ -17,6 +17,10 @@ export interface FlagShape {
 /** Parsed flags: a string (or strings, for a repeatable flag) per flag given, `true` per switch given. */
 export type FlagValues = Readonly<Record<string, string | readonly string[] | true | undefined>>;
 
+/** The text given to a valued flag, if any (a switch or a repeated flag has none). */
+export const flagText = (values: FlagValues, name: string): string | undefined =>
+  typeof values[name] === 'string' ? (values[name] as string) : undefined;
+
 /**
  * Reads `--name value`, `--name=value`, switches and short aliases. A value may start with `-` followed by a
  * digit (`--seed -1`), so that the flag's own check can say what is wrong with it; another argument starting

@@ -10,7 +10,7 @@ import { listOperations } from '../spec/operations.ts';
 import type { DatasetOptions } from '../spec/records.ts';
 import { type ApiKeys, apiKeysOption, integerOption, type OptionFailure } from './option-parsers.ts';
 import type { HelpedFlag } from './flag-help.ts';
-import { type FlagValues, parseFlags } from './parse-flags.ts';
+import { type FlagValues, flagText, parseFlags } from './parse-flags.ts';
 import { describeScenarios, scenarioOptions } from './scenario-options.ts';
 import { describeLive, LIVE_FLAGS, liveFlags } from './live-flags.ts';
 import type { LiveOptions } from '../live/live-options.ts';
@@ -144,7 +144,7 @@ export function serveOptions(
   fail: OptionFailure,
   maxCount = MAX_RECORDS,
 ): ServeOptions {
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const text = (name: string) => flagText(values, name);
   const portText = text('port');
   const port = portText === undefined ? DEFAULT_PORT : integerOption('port', portText, 0, 65535, fail);
   const host = text('host') ?? DEFAULT_HOST;

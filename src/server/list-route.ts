@@ -45,9 +45,9 @@ export function listingAnswerer(
   const parse = createQueryParser(operation.queryParameters, validator);
   const kept = operation.queryParameters.map((p) => p.name);
   return (url, empty, moment) => {
-    const collection = store();
     // Live data: its count of changes by the moment names what is served then, in every key and ETag.
-    const data = moment === undefined || !collection.events ? identity() : `${identity()}@${collection.events(moment)}`;
+    const events = moment === undefined ? undefined : store().events?.(moment);
+    const data = events === undefined ? identity() : `${identity()}@${events}`;
     const key = AnswerCache.key(data, url.href, empty);
     const cached = answers.get(key);
     if (cached) return { answer: cached };
@@ -57,7 +57,7 @@ export function listingAnswerer(
     const pageSize = query.values[LISTING_PARAMETERS.pageSize] as number;
     const term = (query.values[LISTING_PARAMETERS.search] as string | undefined) ?? '';
     const start = Math.min(Number.MAX_SAFE_INTEGER, (page - 1) * pageSize);
-    const result = empty ? { total: 0, records: [] } : collection.page(term, start, start + pageSize, moment);
+    const result = empty ? { total: 0, records: [] } : store().page(term, start, start + pageSize, moment);
     if ('warming' in result) return result;
     const body = ('json' in result && result.json) || JSON.stringify(result.records);
     const link = linkHeader(url, LISTING_PARAMETERS, kept, { page, pageSize, last: Math.max(1, Math.ceil(result.total / pageSize)) });

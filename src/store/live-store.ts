@@ -7,7 +7,7 @@ import { type LiveCollection, liveCollection } from '../live/live-collection.ts'
 import type { LiveSettings } from '../live/live-options.ts';
 import type { DatasetOptions } from '../spec/records.ts';
 import type { DatasetStore } from './dataset-store.ts';
-import type { PageResult, RecordStore } from './record-store.ts';
+import { createRecordStore, type PageResult, type RecordStore } from './record-store.ts';
 import { recordHolds } from './search-index.ts';
 
 /** Settled records kept with their JSON, per collection. */
@@ -35,7 +35,7 @@ export function createLiveDatasetStore(
   const identity = `live:${options.seed}:${Object.entries(counts)
     .map(([k, n]) => `${k}=${n}`)
     .join(',')}:${formatLiveRate(settings.rate)}:${settings.anchor}`;
-  const empty = liveStore({ size: 0, arrived: () => 0, events: () => 0, record: () => ({}), unsettled: () => [] });
+  const empty = createRecordStore([]);
   return {
     collection: (key) => stores.get(key) ?? empty,
     keys: () => [...stores.keys()],
