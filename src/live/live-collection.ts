@@ -23,6 +23,8 @@ export interface LiveCollection {
   record(r: number, t: number): ApiRecord;
   /** The records that may still change after t (few: arrivals in their story, sensors in their cycles). */
   unsettled(t: number): readonly number[];
+  /** The newest arrival that will not change after t (every arrival up to it is final); 0 when none. */
+  settled(t: number): number;
 }
 
 /** How a collection lives: its records arrive (and may play a story), change in place, or hold still. */
@@ -70,9 +72,11 @@ export function liveCollection(
         return s && t >= s.start ? factory.record(schema, -r, sensorAt(seed, stream, s, t)) : still(r);
       },
       unsettled: () => sensors.map((s) => -s.index),
+      settled: () => 0,
     };
   }
-  if (kind === 'still') return { size: count, arrived: () => 0, events: () => 0, record: (r) => still(r), unsettled: () => [] };
+  if (kind === 'still')
+    return { size: count, arrived: () => 0, events: () => 0, record: (r) => still(r), unsettled: () => [], settled: () => 0 };
 
   const plays = schema === 'Alert';
   const span = plays ? LIFECYCLE_BEATS * unit : 0;
@@ -102,6 +106,7 @@ export function liveCollection(
       const from = arrivalsBy(schedule, t - span) + 1;
       return Array.from({ length: Math.max(0, arrived - from + 1) }, (_, i) => from + i);
     },
+    settled: (t) => arrivalsBy(schedule, t - span),
   };
 }
 

@@ -1,17 +1,23 @@
 import { LRUCache } from 'lru-cache';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { collectionsOf, countsOf } from '../fixtures/collections.ts';
+import { type Collection, collectionsOf, countsOf } from '../fixtures/collections.ts';
 import type { ApiRecord, RecordFactory } from '../fixtures/record-factory.ts';
-import { formatLiveRate } from '../live/live-rate.ts';
 import { type LiveCollection, liveCollection } from '../live/live-collection.ts';
 import type { LiveSettings } from '../live/live-options.ts';
+import { formatLiveRate } from '../live/live-rate.ts';
 import type { DatasetOptions } from '../spec/records.ts';
+import { AdmissionCache } from './admission-cache.ts';
 import type { DatasetStore } from './dataset-store.ts';
-import { createRecordStore, type PageResult, type RecordStore } from './record-store.ts';
-import { recordHolds } from './search-index.ts';
+import { SYNC_INDEX_LIMIT } from './generated-store.ts';
+import { liveSearch } from './live-search.ts';
+import { createRecordStore, type PageResult, type RecordStore, TRIGRAM_LIMIT } from './record-store.ts';
+import { searchTextOf } from './search-index.ts';
 
 /** Settled records kept with their JSON, per collection. */
 const KEPT = 50_000;
+const CACHED_SEARCHES = 64;
+/** Record numbers kept in all by a collection's cache of recent searches. */
+const CACHED_HITS = 2_000_000;
 
 /**
  * A store of live data (see src/live/): each collection as it is at the moment a request was taken, read from
@@ -30,7 +36,7 @@ export function createLiveDatasetStore(
 ): DatasetStore {
   const counts = countsOf(document, options.counts);
   const stores = new Map(
-    collectionsOf(document).map((c) => [c.key, liveStore(liveCollection(document, factory, c, counts[c.key] ?? 0, settings))]),
+    collectionsOf(document).map((c) => [c.key, liveStore(liveCollection(document, factory, c, counts[c.key] ?? 0, settings), c, clock)]),
   );
   const identity = `live:${options.seed}:${Object.entries(counts)
     .map(([k, n]) => `${k}=${n}`)
@@ -47,41 +53,76 @@ export function createLiveDatasetStore(
   };
 }
 
-/** One live collection's answers at a moment: pages, and searches over every record of its window. */
-function liveStore(live: LiveCollection): RecordStore {
-  const kept = new LRUCache<number, { record: ApiRecord; json: string }>({ max: Math.max(1, Math.min(KEPT, live.size * 2)) });
-  const entry = (r: number, t: number, unsettled: ReadonlySet<number>) => {
-    const known = kept.get(r);
+interface Entry {
+  readonly record: ApiRecord;
+  readonly json: string;
+  text?: string;
+}
+
+/** One live collection's answers at a moment: pages, and searches over its window (see liveSearch). */
+function liveStore(live: LiveCollection, collection: Collection, clock: () => number): RecordStore {
+  // Only records that will not change again are kept: an arrival once settled, a seed's record that never moves.
+  const kept = new LRUCache<number, Entry>({ max: Math.max(1, Math.min(KEPT, live.size * 2)) });
+  let changingAt = Number.NaN;
+  let changing: ReadonlySet<number> = new Set();
+  const changingSet = (t: number) => {
+    if (t !== changingAt) {
+      changingAt = t;
+      changing = new Set(live.unsettled(t));
+    }
+    return changing;
+  };
+  const entry = (r: number, t: number): Entry => {
+    const moving = changingSet(t).has(r);
+    const known = moving ? undefined : kept.get(r);
     if (known) return known;
     const record = live.record(r, t);
-    const made = { record, json: JSON.stringify(record) };
-    if (!unsettled.has(r)) kept.set(r, made);
+    const made: Entry = { record, json: JSON.stringify(record) };
+    if (!moving) kept.set(r, made);
     return made;
   };
-  const answer = (numbers: readonly number[], t: number, unsettled: ReadonlySet<number>, total: number): PageResult => {
-    const entries = numbers.map((r) => entry(r, t, unsettled));
+  const search = liveSearch(
+    live,
+    (r, t) => {
+      const made = entry(r, t);
+      made.text ??= searchTextOf(made.record);
+      return made.text;
+    },
+    (r, t) => kept.get(r)?.record ?? live.record(r, t),
+    clock,
+    { pooledFields: collection.pooledFields, syncLimit: SYNC_INDEX_LIMIT, trigramLimit: TRIGRAM_LIMIT },
+  );
+  // A search's matches at a moment, for paging through them: keyed by the collection's count of changes.
+  const recent = new AdmissionCache<number[]>({ max: CACHED_SEARCHES, maxSize: CACHED_HITS, sizeOf: (hits) => hits.length + 1 });
+  const answer = (numbers: readonly number[], t: number, total: number): PageResult => {
+    const entries = numbers.map((r) => entry(r, t));
     return { total, records: entries.map((e) => e.record), json: `[${entries.map((e) => e.json).join(',')}]` };
   };
   return {
     page(term, start, end, moment) {
       const t = moment ?? 0;
       const newest = live.arrived(t);
-      const unsettled = new Set(live.unsettled(t));
+      search.advance(t);
       if (term === '') {
         const stop = Math.min(end, live.size);
         return answer(
           Array.from({ length: Math.max(0, stop - start) }, (_, k) => newest - start - k),
           t,
-          unsettled,
           live.size,
         );
       }
       const needle = term.toLowerCase();
-      const hits: number[] = [];
-      for (let p = 0; p < live.size; p += 1) if (recordHolds(entry(newest - p, t, unsettled).record, needle)) hits.push(newest - p);
-      return answer(hits.slice(start, end), t, unsettled, hits.length);
+      const key = `${live.events(t)}:${newest}:${needle}`;
+      let hits = recent.get(key);
+      if (!hits) {
+        const found = search.search(needle, t);
+        if (!Array.isArray(found)) return found;
+        hits = found;
+        recent.offer(key, hits);
+      }
+      return answer(hits.slice(start, end), t, hits.length);
     },
-    searchReady: () => 1,
+    searchReady: () => search.ready(),
     events: (moment) => live.events(moment),
   };
 }

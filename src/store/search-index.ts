@@ -81,13 +81,24 @@ function textOf(value: unknown): string | undefined {
 }
 
 /**
- * Whether one record holds `needle` (lower-cased) in a string field, as a search index finds it: the same
- * test, for the few records a live collection changes between index builds.
+ * A record's searchable text: its string fields (and string arrays) lower-cased, joined by the field
+ * separator. A term is in it exactly when a search index finds the record (see {@link textHolds}).
  */
-export function recordHolds(record: ApiRecord, needle: string): boolean {
-  if (needle.includes(FIELD) || needle.includes(RECORD)) return false;
-  for (const field in record) if (textOf(record[field])?.includes(needle)) return true;
-  return false;
+export function searchTextOf(record: ApiRecord): string {
+  let text = '';
+  for (const field in record) {
+    const part = textOf(record[field]);
+    if (part !== undefined) text = text === '' ? part : text + FIELD + part;
+  }
+  return text;
+}
+
+/**
+ * Whether a record's searchable text (see {@link searchTextOf}) holds `needle` (lower-cased), as a search
+ * index finds it: the test for the few records a live collection has not indexed (yet).
+ */
+export function textHolds(text: string, needle: string): boolean {
+  return !needle.includes(FIELD) && !needle.includes(RECORD) && text.includes(needle);
 }
 
 /**

@@ -47,9 +47,11 @@ describe('the mock in live mode', () => {
   it('takes the moment when it takes the request, before a delay', async () => {
     let reads = 0;
     const app = liveApp(() => ANCHOR + HOUR + 1_000 * reads++);
+    // The store reads the clock once as it starts (the moment its first index is built for).
+    const before = reads;
     const answer = await app.request('/alert', { headers: { 'x-api-key': KEY, prefer: 'delay=20' } });
-    expect(answer.headers.get('tempmon-moment')).toBe(iso(ANCHOR + HOUR));
-    expect(reads).toBe(1);
+    expect(answer.headers.get('tempmon-moment')).toBe(iso(ANCHOR + HOUR + 1_000 * before));
+    expect(reads - before).toBe(1);
   });
 
   it('changes the ETag whenever the bytes change, and never answers a changed page with 304', async () => {
