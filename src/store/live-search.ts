@@ -8,7 +8,7 @@ import { createSearchIndexBuilder, LAYOUT_SAMPLE, textHolds } from './search-ind
 /** Arrivals per part added to the index as they settle: the most a search scans while one is built. */
 export const LIVE_BLOCK = 4096;
 
-/** A live collection's record as the search sees it at a moment: its searchable text (see searchTextOf). */
+/** A live collection's record as the search sees it at a moment: its searchable text (see searchTextOf), made anew. */
 export type LiveText = (r: number, t: number) => string;
 
 /** How a live collection's index is laid out. */
@@ -91,17 +91,38 @@ export function liveSearch(
   if (settled >= oldest) part(settled, oldest, true, start, true);
   if (arrived < live.size) part(0, arrived - live.size + 1, false, start, true);
   let latest = start;
-  // Settled arrivals not yet in a built block are scanned: between requests, their texts are made ahead
-  // (`warmed` is the newest made), so a scan reads texts rather than making records.
+  // Settled arrivals not in a built block are scanned: their texts are kept in `tail` until their block is
+  // built, made between requests as they settle (`warmed` is the newest made), so a scan only reads them.
+  const tail = new Map<number, string>();
+  let prunedTo = settled;
+  // Oldest first, up to the first block not built yet: every arrival up to prunedTo has no text in `tail`.
+  const prune = () => {
+    for (let i = parts.length - 1; i >= 0; i -= 1) {
+      const p = parts[i]!;
+      if (!p.arrivals || p.top <= prunedTo) continue;
+      if (!p.build.index()) return;
+      for (let r = Math.max(prunedTo + 1, p.bottom); r <= p.top; r += 1) tail.delete(r);
+      prunedTo = p.top;
+    }
+  };
+  const settledText = (r: number, t: number) => {
+    let known = tail.get(r);
+    if (known === undefined) {
+      known = text(r, t);
+      if (r > prunedTo) tail.set(r, known);
+    }
+    return known;
+  };
   let warmed = settled;
   let warmTo = settled;
   let warming = false;
   const warm = () => {
+    prune();
     const until = performance.now() + SLICE_MS;
     const bottom = live.arrived(latest) - live.size + 1;
     while (warmed < warmTo && performance.now() < until) {
       warmed += 1;
-      if (warmed >= bottom) text(warmed, latest);
+      if (warmed >= bottom) settledText(warmed, latest);
     }
     warming = warmed < warmTo;
     return !warming;
@@ -119,6 +140,11 @@ export function liveSearch(
       parts.sort((a, b) => b.top - a.top);
     }
     for (let i = parts.length - 1; i >= 0; i -= 1) if (parts[i]!.top < bottom) parts.splice(i, 1);
+    // Texts of arrivals that left the window (blocks built since are pruned by the next warm or search).
+    if (prunedTo < bottom - 1) {
+      for (const r of tail.keys()) if (r < bottom) tail.delete(r);
+      prunedTo = bottom - 1;
+    }
     warmTo = now;
     warmed = Math.max(warmed, bottom - 1);
     if (BETWEEN_REQUESTS && !warming && warmed < warmTo) {
@@ -133,13 +159,16 @@ export function liveSearch(
   const share = () => firstParts.reduce((sum, p) => sum + p.build.share() * (p.top - p.bottom + 1), 0) / Math.max(1, firstCount);
   // Once ready, ready for good: later blocks never make a search wait (they are scanned until built).
   let readyOnce = firstParts.length === 0 || !large;
+  let catchUp: number | undefined;
 
   return {
     ready() {
       if (readyOnce) return 1;
       advance(clock());
       const done = share();
-      readyOnce = done >= 1 && !warming && parts.every((p) => p.build.index());
+      // Built: then ready once the texts of what arrived meanwhile are made (arrivals go on meanwhile).
+      if (done >= 1) catchUp ??= warmTo;
+      readyOnce = catchUp !== undefined && warmed >= catchUp;
       return readyOnce ? 1 : Math.min(done, 0.99);
     },
     advance,
@@ -149,10 +178,11 @@ export function liveSearch(
       const bottom = top - live.size + 1;
       if (large && !readyOnce && firstParts.some((p) => !p.build.index())) return { warming: share() };
       readyOnce = true;
+      prune();
       const changing = new Set(live.unsettled(t));
       const hits: number[] = [];
       const scan = (from: number, to: number) => {
-        for (let r = from; r >= to; r -= 1) if (!changing.has(r) && textHolds(text(r, t), needle)) hits.push(r);
+        for (let r = from; r >= to; r -= 1) if (!changing.has(r) && textHolds(settledText(r, t), needle)) hits.push(r);
       };
       let cursor = top;
       for (const p of parts) {

@@ -13,8 +13,8 @@ import { liveSearch } from './live-search.ts';
 import { createRecordStore, type PageResult, type RecordStore, TRIGRAM_LIMIT } from './record-store.ts';
 import { searchTextOf } from './search-index.ts';
 
-/** Settled records kept with their JSON, per collection. */
-const KEPT = 50_000;
+/** Settled records kept with their JSON, per collection: the newest pages, which dashboards poll. */
+const KEPT = 5_000;
 const CACHED_SEARCHES = 64;
 /** Record numbers kept in all by a collection's cache of recent searches. */
 const CACHED_HITS = 2_000_000;
@@ -56,7 +56,6 @@ export function createLiveDatasetStore(
 interface Entry {
   readonly record: ApiRecord;
   readonly json: string;
-  text?: string;
 }
 
 /** One live collection's answers at a moment: pages, and searches over its window (see liveSearch). */
@@ -83,11 +82,7 @@ function liveStore(live: LiveCollection, collection: Collection, clock: () => nu
   };
   const search = liveSearch(
     live,
-    (r, t) => {
-      const made = entry(r, t);
-      made.text ??= searchTextOf(made.record);
-      return made.text;
-    },
+    (r, t) => searchTextOf(entry(r, t).record),
     (r, t) => kept.get(r)?.record ?? live.record(r, t),
     clock,
     { pooledFields: collection.pooledFields, syncLimit: SYNC_INDEX_LIMIT, trigramLimit: TRIGRAM_LIMIT },
