@@ -2,8 +2,8 @@
 // toolchains/ (`npm run runtimes:install`) with its npm script, answer as `tempmon serve` on Node does: same status, the
 // headers that matter and the same body bytes, for pages, searches, bad parameters, missing keys and
 // forced states; and the kit's own contract run finds each conformant (--strict). Started with a data file
-// (Bun, Deno) or with injected faults, they answer as Node does too; with --rate-limit 2 the third quick
-// request gets 429.
+// (Bun, Deno), with injected faults or live at a frozen --clock (issue 28), they answer as Node does too, and
+// two Node processes live at that clock answer alike; with --rate-limit 2 the third quick request gets 429.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,17 @@ const DATA = ['--seed', '7', '--alerts', '1200', '--sensors', '300'];
 const FILE_DIR = mkdtempSync(join(tmpdir(), 'tempmon-runtimes-'));
 const FILE = join(FILE_DIR, 'data.json');
 writeFileSync(FILE, JSON.stringify(generateDataset(loadSpec().document, { seed: 11, counts: { alerts: 40, sensors: 12 } })));
+/** Live data at a frozen clock: every runtime and process gives the same bytes for the same moment. */
+const FROZEN_AT = '2026-11-20T10:00:00.123Z';
+const LIVE = ['--seed', '7', '--alerts', '300', '--sensors', '120', '--live', '--live-rate', '5/s', '--clock', FROZEN_AT];
+const LIVE_PATHS = [
+  '/alert',
+  '/alert?pageSize=100&page=3',
+  '/sensor?pageSize=100',
+  '/alert?search=resolved',
+  '/alert?search=trig&pageSize=5&page=2',
+  '/sensor?search=ams',
+];
 /** Injected faults: the fault stream follows the seed and the order of requests. */
 const FAULTS = ['--seed', '7', '--alerts', '60', '--sensors', '20', '--error-rate', '0.5'];
 /** What is compared besides status and body; Link up to its origin. */
@@ -34,6 +45,7 @@ const HEADERS = [
   'www-authenticate',
   'access-control-allow-origin',
   'access-control-expose-headers',
+  'tempmon-moment',
 ];
 
 interface Started {
@@ -158,6 +170,9 @@ async function answers(origin: string, paths: readonly string[]): Promise<(Answe
 
 let node: Started | undefined;
 let nodeData: Started | undefined;
+/** Node's answers in live mode at FROZEN_AT, taken from one process and again from another. */
+let liveAnswers: (Answer & { path: string })[] = [];
+let liveTwinAnswers: (Answer & { path: string })[] = [];
 /** Node's answers to SEQUENCES with FAULTS, taken once: its fault stream moves on with every request. */
 let faultAnswers: (Answer & { path: string })[] = [];
 const started: Partial<Record<keyof typeof RUNTIMES, Started>> = {};
@@ -176,9 +191,34 @@ async function startAll(starting: readonly Promise<Started>[]): Promise<Started[
 
 beforeAll(async () => {
   let nodeFaults: Started | undefined;
-  [node, nodeData, nodeFaults] = await startAll([serveOnNode(DATA), serveOnNode(['--data', FILE]), serveOnNode(FAULTS)]);
+  let nodeLive: Started | undefined;
+  let nodeLiveTwin: Started | undefined;
+  [node, nodeData, nodeFaults, nodeLive, nodeLiveTwin] = await startAll([
+    serveOnNode(DATA),
+    serveOnNode(['--data', FILE]),
+    serveOnNode(FAULTS),
+    serveOnNode(LIVE),
+    serveOnNode(LIVE),
+  ]);
   faultAnswers = await answers(nodeFaults!.url, SEQUENCES);
+  liveAnswers = await answers(nodeLive!.url, LIVE_PATHS);
+  liveTwinAnswers = await answers(nodeLiveTwin!.url, LIVE_PATHS);
+  stop(nodeLive);
+  stop(nodeLiveTwin);
 }, 120_000);
+
+describe('live mode at a frozen --clock on Node', () => {
+  it('answers alike from two processes, byte for byte, stating the frozen moment', () => {
+    expect(liveTwinAnswers).toEqual(liveAnswers);
+    expect(liveAnswers.map((a) => a.status)).toEqual(LIVE_PATHS.map(() => 200));
+    expect(liveAnswers.every((a) => a.headers['tempmon-moment'] === FROZEN_AT)).toBe(true);
+    expect(liveAnswers[0]!.headers['x-total-count']).toBe('300');
+    // The window has moved on from the seed's data: its newest alert arrived after the anchor.
+    const newest = JSON.parse(Buffer.from(liveAnswers[0]!.body, 'base64').toString('utf8'))[0];
+    expect(Date.parse(newest.created_at)).toBeGreaterThan(Date.parse('2026-11-01T06:00:00.000Z'));
+    expect(Number(liveAnswers[3]!.headers['x-total-count'])).toBeGreaterThan(0);
+  });
+});
 
 afterAll(() => {
   for (const child of children) stop(child);
@@ -239,13 +279,19 @@ describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('%s', (name) =
     let withFile: Started | undefined;
     let withFaults: Started | undefined;
     let limited: Started | undefined;
+    let frozen: Started | undefined;
     beforeAll(async () => {
       stop(started[name]);
-      const options = [FAULTS, ['--rate-limit', '2'], ...(files ? [['--data', FILE]] : [])];
-      [withFaults, limited, withFile] = await startAll(options.map((args) => npm(script, args)));
+      const options = [FAULTS, ['--rate-limit', '2'], LIVE, ...(files ? [['--data', FILE]] : [])];
+      [withFaults, limited, frozen, withFile] = await startAll(options.map((args) => npm(script, args)));
     }, 240_000);
     afterAll(() => {
-      for (const server of [withFaults, limited, withFile]) stop(server);
+      for (const server of [withFaults, limited, frozen, withFile]) stop(server);
+    });
+
+    it('in live mode at a frozen --clock, answers as Node does, byte for byte', async () => {
+      expect(liveAnswers).toHaveLength(LIVE_PATHS.length);
+      expect(await answers(frozen!.url, LIVE_PATHS)).toEqual(liveAnswers);
     });
 
     it('with --error-rate 0.5 and a seed, answers the same requests in the same order as Node: statuses and bodies', async () => {
