@@ -1,7 +1,7 @@
 // The bench's README table: formatted from measured rows, written between its markers and nowhere else.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TABLE_END, TABLE_START, benchTable, withBenchTable } from './bench-table.ts';
+import { SCALE_END, SCALE_START, TABLE_END, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
 
 const base = { rps: 35_611, p50: 1.38, p99: 3.81 };
 const measured = { rps: 32_179, p50: 1.41, p99: 3.83 };
@@ -20,6 +20,17 @@ const rows = [
   { scenario: 'vs Prism', baseline: 'prism mock', base, server: 'tempmon serve', measured, ratio: 0.5, target: 15, pass: false },
   { scenario: 'repeated term', baseline: 'bare node:http', base, server: 'tempmon serve', measured, ratio: 0.86 },
 ];
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The lines between two markers of README.md, checked to be a table: every line has the header's cells. */
+function readmeTable(start: string, end: string): string[] {
+  const block = README.slice(README.indexOf(start) + start.length, README.indexOf(end))
+    .trim()
+    .split('\n');
+  for (const line of block) expect(line.split('|')).toHaveLength(block[0]!.split('|').length);
+  return block;
+}
 
 describe('the bench table', () => {
   it('gives one Markdown row per measured row: both loads, the ratios, the target and its verdict', () => {
@@ -42,14 +53,31 @@ describe('the bench table', () => {
   });
 
   it('is in README.md between its markers, a table of one row per scenario, for the next bench to rewrite', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const block = readme
-      .slice(readme.indexOf(TABLE_START) + TABLE_START.length, readme.indexOf(TABLE_END))
-      .trim()
-      .split('\n');
-    expect(readme.indexOf(TABLE_START)).toBeGreaterThan(0);
+    const block = readmeTable(TABLE_START, TABLE_END);
+    expect(README.indexOf(TABLE_START)).toBeGreaterThan(0);
     expect(block[0]).toMatch(/^\| Scenario \|/);
     expect(block.length).toBeGreaterThan(2);
-    for (const line of block) expect(line.split('|')).toHaveLength(block[0]!.split('|').length);
+  });
+
+  it('gives the million-record runs a table of their own: PASS only when every target of the run was met', () => {
+    const run = { firstOkMs: 1_781, duringBuild: { p50: 1.09 }, readyzOkMs: 50_123, searchesMs: [42, 34], peakRssMb: 388 };
+    const lines = scaleTable([
+      { data: 'static', ...run, checks: [{ ok: true }, {}] },
+      { data: 'live', ...run, readyzOkMs: undefined, checks: [{ ok: true }, { ok: false }] },
+    ]).split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[2]).toBe('| static | 1,781 ms | 1.09 ms | 50.1 s | 42, 34 ms | 388 MB | PASS |');
+    expect(lines[3]).toBe('| live | 1,781 ms | 1.09 ms | never | 42, 34 ms | 388 MB | MISS |');
+    const readme = `a\n${TABLE_START}\nt\n${TABLE_END}\n${SCALE_START}\nold\n${SCALE_END}\n`;
+    expect(withBenchTable(readme, 'new', [SCALE_START, SCALE_END])).toBe(
+      `a\n${TABLE_START}\nt\n${TABLE_END}\n${SCALE_START}\nnew\n${SCALE_END}\n`,
+    );
+  });
+
+  it('has the scale table in README.md between its markers', () => {
+    const block = readmeTable(SCALE_START, SCALE_END);
+    expect(README.indexOf(SCALE_START)).toBeGreaterThan(README.indexOf(TABLE_END));
+    expect(block[0]).toMatch(/^\| Data \|/);
+    expect(block.length).toBeGreaterThan(2);
   });
 });

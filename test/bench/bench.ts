@@ -12,7 +12,7 @@ import { cpus } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { missingTool } from '../../src/build/runtime-tool.mjs';
-import { TABLE_START, benchTable, withBenchTable } from './bench-table.ts';
+import { SCALE_END, SCALE_START, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const HERE = join(ROOT, 'test/bench');
@@ -871,7 +871,11 @@ const readme = readFileSync(readmePath, 'utf8');
 const partial = process.env.BENCH_MILLION === '0' || process.env.BENCH_RUNTIMES === '0' || against !== undefined;
 if (partial) console.log('README.md: its performance table left as it is (a partial run)');
 else if (readme.includes(TABLE_START)) {
-  writeFileSync(readmePath, withBenchTable(readme, benchTable(rows)));
+  const scale = [
+    ...(million ? [{ data: '1M alerts + 1M sensors', ...million }] : []),
+    ...(millionLive ? [{ data: 'the same, `--live --live-rate 100/s`', ...millionLive }] : []),
+  ];
+  writeFileSync(readmePath, withBenchTable(withBenchTable(readme, benchTable(rows)), scaleTable(scale), [SCALE_START, SCALE_END]));
   console.log("README.md: its performance table is now this run's");
 }
 if (misses.length) console.log(`\nmissed targets:\n  ${misses.join('\n  ')}`);
