@@ -99,4 +99,14 @@ describe('data that lives while the kit reads it, told apart from broken answers
     const stable = report.outcomes.find((o) => o.check === 'stable_order' && o.operationId === 'listAlerts');
     expect(stable?.failures.some((f) => /went back and forth between 2 answers/.test(f.message))).toBe(true);
   });
+
+  it('a still server serving a page one record off every other request is NOT conformant, by explore_pages', async () => {
+    const sometimesOff = {
+      page: (records: readonly Record<string, unknown>[], page: number, size: number, n: number) =>
+        records.slice((page - 1) * size + (n % 2), page * size + (n % 2)),
+    };
+    const report = await run(liveTarget(still, sometimesOff), ['explore_pages']);
+    expect(report.verdict).toBe('not conformant');
+    expect(report.outcomes.find((o) => o.check === 'explore_pages' && o.operationId === 'listAlerts')?.status).toBe('failed');
+  });
 });
