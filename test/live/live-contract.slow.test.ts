@@ -65,7 +65,10 @@ describe('tempmon contract against tempmon serve --live --live-rate 4/s, over HT
     }
   });
 
-  it('is conformant for 10 seeds against two replicas behind a round-robin, each serving about half', async () => {
+  // Not yet dependable (issue 28, open): behind the round-robin's extra hop, the kit at times reads a generated
+  // page and its reference pages further apart than the 250 ms between arrivals, and explore_pages ends
+  // INCONCLUSIVE (seed 1 and seed 7 on two clean-clone CI runs, alone or not). Unskip with the kit's fix.
+  it.skip('is conformant for 10 seeds against two replicas behind a round-robin, each serving about half', async () => {
     for (const seed of SEEDS) {
       const replicas = await Promise.all([0, 1].map(() => startServe([...LIVE, '--seed', String(seed), '--api-key', KEY, '--quiet'])));
       const balancer = await roundRobin(replicas.map((r) => r.url));
