@@ -4,14 +4,11 @@ import SkipNotice from './test/skip-notice.ts';
 
 // Two suites, told apart by the file name:
 //   everyday  test/**/*.test.ts       `npm test` (vitest run --project everyday): about a minute with tsc and the build
-//   slow      test/**/*.slow.test.ts  `npm run test:slow` (vitest run --project 'slow*'): slow by nature, run by CI too
+//   slow      test/**/*.slow.test.ts  `npm run test:slow` (vitest run --project slow): slow by nature, run by CI too
 // `npx vitest run <file>` runs any one file whatever its suite; a bare `npx vitest run` runs both.
 //
 // The CLI tests run the built CLI (dist/cli/main.js, as the package's bin does): test/global-setup.ts
 // rebuilds dist/ first when a source is newer, so a plain `npx vitest run` never tests stale code.
-/** Slow files that run alone, after the rest (see the slow-live project). */
-const LIVE_KIT = ['test/live/live-contract.slow.test.ts'];
-
 export default defineConfig({
   test: {
     // After the summary, what was skipped for want of something here (Chromium) and how to install it.
@@ -43,19 +40,6 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: ['test/**/*.slow.test.ts'],
-          exclude: [...LIVE_KIT],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        // The kit against the mock live at 4/s, on the wall clock: run after the rest of the slow suite, alone,
-        // because a kit starved of CPU reads pages further apart than the arrivals (a verdict then inconclusive).
-        extends: true,
-        test: {
-          name: 'slow-live',
-          include: [...LIVE_KIT],
-          sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -24,7 +24,8 @@ export interface DatasetStore {
   readonly clock?: () => number;
 }
 
-const EMPTY = createRecordStore([]);
+/** The store of a collection the dataset does not have. */
+export const EMPTY_STORE = createRecordStore([]);
 
 /** A store serving `data` in each listing's order (its x-order in `document`), whatever the data's order. */
 export function createDatasetStore(data: Dataset, document: OpenAPIObject): DatasetStore {
@@ -32,7 +33,7 @@ export function createDatasetStore(data: Dataset, document: OpenAPIObject): Data
   let stores = new Map<string, RecordStore>();
   let identity = '';
   const store: DatasetStore = {
-    collection: (key) => stores.get(key) ?? EMPTY,
+    collection: (key) => stores.get(key) ?? EMPTY_STORE,
     keys: () => [...stores.keys()],
     replace(next) {
       stores = new Map(Object.entries(next).map(([key, records]) => [key, createRecordStore(sortByOrder(records, orders.get(key) ?? []))]));
@@ -58,7 +59,7 @@ export function createGeneratedDatasetStore(factory: RecordFactory, options: Dat
     .map(([k, n]) => `${k}=${n}`)
     .join(',')}`;
   return {
-    collection: (key) => replaced?.collection(key) ?? generated.get(key) ?? EMPTY,
+    collection: (key) => replaced?.collection(key) ?? generated.get(key) ?? EMPTY_STORE,
     keys: () => replaced?.keys() ?? [...generated.keys()],
     replace(data) {
       replaced = createDatasetStore(data, document);

@@ -6,9 +6,9 @@ import type { Warming } from './record-store.ts';
 import { createSearchIndexBuilder, LAYOUT_SAMPLE, textHolds } from './search-index.ts';
 
 /** Arrivals per part added to the index as they settle: the most a search scans while one is built. */
-export const LIVE_BLOCK = 4096;
+const LIVE_BLOCK = 4096;
 
-/** A live collection's record as the search sees it at a moment: its searchable text (see searchTextOf), made anew. */
+/** A live collection's record as the search sees it at a moment: its searchable text (see searchTextOf). */
 export type LiveText = (r: number, t: number) => string;
 
 /** How a live collection's index is laid out. */
@@ -51,12 +51,13 @@ interface Part {
  * in a built part, are scanned at t. Parts that leave the window are dropped.
  *
  * @example
- * const search = liveSearch(alerts, (r, t) => searchTextOf(alerts.record(r, t)), alerts.record, Date.now(), options);
+ * const search = liveSearch(alerts, (r, t) => searchTextOf(alerts.record(r, t)), alerts.record, () => Date.now(), options);
  * search.search('freezer', Date.now()); // record numbers, newest first
  */
 export function liveSearch(
   live: LiveCollection,
   text: LiveText,
+  /** Record r as it is at t, for the index (a store may hand out one it keeps). */
   record: (r: number, t: number) => ApiRecord,
   clock: () => number,
   options: LiveSearchOptions,
@@ -135,10 +136,8 @@ export function liveSearch(
     const bottom = live.arrived(t) - live.size + 1;
     const now = live.settled(t);
     sealed = Math.max(sealed, bottom - 1);
-    for (; sealed + block <= now; sealed += block) {
-      part(sealed + block, sealed + 1, true, t, false);
-      parts.sort((a, b) => b.top - a.top);
-    }
+    for (; sealed + block <= now; sealed += block) part(sealed + block, sealed + 1, true, t, false);
+    parts.sort((a, b) => b.top - a.top);
     for (let i = parts.length - 1; i >= 0; i -= 1) if (parts[i]!.top < bottom) parts.splice(i, 1);
     // Texts of arrivals that left the window (blocks built since are pruned by the next warm or search).
     if (prunedTo < bottom - 1) {

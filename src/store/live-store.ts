@@ -7,10 +7,10 @@ import type { LiveSettings } from '../live/live-options.ts';
 import { formatLiveRate } from '../live/live-rate.ts';
 import type { DatasetOptions } from '../spec/records.ts';
 import { AdmissionCache } from './admission-cache.ts';
-import type { DatasetStore } from './dataset-store.ts';
+import { type DatasetStore, EMPTY_STORE } from './dataset-store.ts';
 import { SYNC_INDEX_LIMIT } from './generated-store.ts';
 import { liveSearch } from './live-search.ts';
-import { createRecordStore, type PageResult, type RecordStore, TRIGRAM_LIMIT } from './record-store.ts';
+import { type PageResult, type RecordStore, TRIGRAM_LIMIT } from './record-store.ts';
 import { searchTextOf } from './search-index.ts';
 
 /** Settled records kept with their JSON, per collection: the newest pages, which dashboards poll. */
@@ -41,9 +41,8 @@ export function createLiveDatasetStore(
   const identity = `live:${options.seed}:${Object.entries(counts)
     .map(([k, n]) => `${k}=${n}`)
     .join(',')}:${formatLiveRate(settings.rate)}:${settings.anchor}`;
-  const empty = createRecordStore([]);
   return {
-    collection: (key) => stores.get(key) ?? empty,
+    collection: (key) => stores.get(key) ?? EMPTY_STORE,
     keys: () => [...stores.keys()],
     replace() {
       throw new Error('live data cannot be replaced');

@@ -93,12 +93,15 @@ export function searchTextOf(record: ApiRecord): string {
   return text;
 }
 
+/** A term holding a field or record separator finds nothing: no value contains either. */
+const searchable = (needle: string) => !needle.includes(FIELD) && !needle.includes(RECORD);
+
 /**
  * Whether a record's searchable text (see {@link searchTextOf}) holds `needle` (lower-cased), as a search
  * index finds it: the test for the few records a live collection has not indexed (yet).
  */
 export function textHolds(text: string, needle: string): boolean {
-  return !needle.includes(FIELD) && !needle.includes(RECORD) && text.includes(needle);
+  return searchable(needle) && text.includes(needle);
 }
 
 /**
@@ -276,7 +279,7 @@ export function createSearchIndexBuilder(
         search(term) {
           const needle = term.toLowerCase();
           if (needle === '') return Uint32Array.from({ length: total }, (_, i) => i);
-          if (needle.includes(FIELD) || needle.includes(RECORD)) return new Uint32Array(0);
+          if (!searchable(needle)) return new Uint32Array(0);
           const hits: number[] = [];
           let ordered = true;
           const mark = (i: number) => {

@@ -685,7 +685,7 @@ mock.stop();
 // A million records each, the server on any core, loaded with random pages by one sequential
 // connection from right after the first 200, while the search index builds; /readyz polled meanwhile.
 // The same again in live mode (`live` holds its options). BENCH_MILLION=0 leaves both out.
-async function millionRecords(live?: readonly string[]) {
+async function millionRecords(label: string, live?: readonly string[]) {
   const MILLION = 1_000_000;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -718,7 +718,6 @@ async function millionRecords(live?: readonly string[]) {
   }
   polling = false;
   await poller;
-  const label = live ? 'million live' : 'million';
   if (readyMs === undefined) errors.push(`${label}: /readyz never answered 200 (last: ${lastProgress})`);
   // Once ready, ready for good: /readyz is polled on while the window turns over under load.
   let notReadyAfter = 0;
@@ -780,14 +779,13 @@ async function millionRecords(live?: readonly string[]) {
       target: 'all 200',
       ok: readyPolls > 0 && notReadyAfter === 0,
     },
-    live
-      ? {
-          what: 'a search, fresh term (5 runs)',
-          value: `${searchesMs.join(', ')} ms`,
-          target: 'each <= 100 ms',
-          ok: Math.max(...searchesMs) <= 100,
-        }
-      : { what: 'a search, fresh term (5 runs)', value: `${searchesMs.join(', ')} ms`, target: '' },
+    {
+      what: 'a search, fresh term (5 runs)',
+      value: `${searchesMs.join(', ')} ms`,
+      // A target in live mode (issue 28); static, the figure only.
+      target: live ? 'each <= 100 ms' : '',
+      ...(live ? { ok: Math.max(...searchesMs) <= 100 } : {}),
+    },
     { what: 'peak RSS (VmHWM)', value: `${peakRssMb} MB`, target: '<= 500 MB', ok: peakRssMb <= 500 },
   ];
   const result = {
@@ -805,9 +803,20 @@ async function millionRecords(live?: readonly string[]) {
   };
   return result;
 }
-const million = process.env.BENCH_MILLION === '0' ? undefined : await millionRecords();
-// Live at the fastest rate, so the window turns over while it is loaded.
-const millionLive = process.env.BENCH_MILLION === '0' ? undefined : await millionRecords(['--live', '--live-rate', '100/s']);
+const withMillion = process.env.BENCH_MILLION !== '0';
+/** The million runs: how each is named in errors and misses, on the console and in the README's table. */
+const MILLION_RUNS = [
+  { label: 'million', title: 'million alerts and a million sensors, server unpinned:', data: '1M alerts + 1M sensors' },
+  // Live at the fastest rate, so the window turns over while it is loaded.
+  {
+    label: 'million live',
+    live: ['--live', '--live-rate', '100/s'],
+    title: 'the same, live at 100/s (--live --live-rate 100/s):',
+    data: 'the same, `--live --live-rate 100/s`',
+  },
+];
+const millions: ((typeof MILLION_RUNS)[number] & { run: Awaited<ReturnType<typeof millionRecords>> })[] = [];
+if (withMillion) for (const named of MILLION_RUNS) millions.push({ ...named, run: await millionRecords(named.label, named.live) });
 
 // The report.
 const totalSeconds = Math.round((performance.now() - began) / 1000);
@@ -823,11 +832,7 @@ for (const r of rows) {
     `${pad(r.scenario, 40)}${pad(r.baseline, 24)}${pad(r.base.rps, 8)}${pad(lat(r.base), 16)}${pad(r.server, 24)}${pad(r.measured.rps, 8)}${pad(lat(r.measured), 16)}${pad(`${r.ratio}x`, 8)}${pad(r.cpuRatio === undefined ? '' : `${r.cpuRatio}x`, 8)}${pad(r.target === undefined ? '' : `>= ${r.target}x`, 9)}${verdict(r.pass)}`,
   );
 }
-for (const [title, run] of [
-  ['million alerts and a million sensors, server unpinned:', million],
-  ['the same, live at 100/s (--live --live-rate 100/s):', millionLive],
-] as const) {
-  if (!run) continue;
+for (const { title, run } of millions) {
   console.log(`\n${title}`);
   for (const c of run.checks) console.log(`  ${pad(c.what, 52)}${pad(c.value, 60)}${pad(c.target, 15)}${verdict(c.ok)}`);
 }
@@ -835,8 +840,9 @@ console.log(`\nstart-up to the first 200 (default dataset, 5 runs): median ${sta
 
 const misses = [
   ...rows.filter((r) => r.pass === false).map((r) => `${r.scenario}: ${r.ratio}x < ${r.target}x`),
-  ...(million?.checks ?? []).filter((c) => c.ok === false).map((c) => `million, ${c.what}: ${c.value} (target ${c.target})`),
-  ...(millionLive?.checks ?? []).filter((c) => c.ok === false).map((c) => `million live, ${c.what}: ${c.value} (target ${c.target})`),
+  ...millions.flatMap(({ run, label }) =>
+    run.checks.filter((c) => c.ok === false).map((c) => `${label}, ${c.what}: ${c.value} (target ${c.target})`),
+  ),
 ];
 const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 const json = {
@@ -855,8 +861,8 @@ const json = {
   requestLog: 'on, stdout to /dev/null (rows marked --quiet: off)',
   startup,
   rows,
-  million,
-  millionLive,
+  million: millions[0]?.run,
+  millionLive: millions[1]?.run,
   misses,
   errors,
   warnings,
@@ -868,13 +874,10 @@ console.log(`JSON: ${join(OUT, 'bench.json')}; whole run ${totalSeconds} s`);
 const readmePath = join(ROOT, 'README.md');
 const readme = readFileSync(readmePath, 'utf8');
 // Only a whole run's table: a run that left rows out (or added before/after rows) says so and leaves it.
-const partial = process.env.BENCH_MILLION === '0' || process.env.BENCH_RUNTIMES === '0' || against !== undefined;
+const partial = !withMillion || process.env.BENCH_RUNTIMES === '0' || against !== undefined;
 if (partial) console.log('README.md: its performance table left as it is (a partial run)');
 else if (readme.includes(TABLE_START)) {
-  const scale = [
-    ...(million ? [{ data: '1M alerts + 1M sensors', ...million }] : []),
-    ...(millionLive ? [{ data: 'the same, `--live --live-rate 100/s`', ...millionLive }] : []),
-  ];
+  const scale = millions.map(({ run, data }) => ({ data, ...run }));
   writeFileSync(readmePath, withBenchTable(withBenchTable(readme, benchTable(rows)), scaleTable(scale), [SCALE_START, SCALE_END]));
   console.log("README.md: its performance table is now this run's");
 }

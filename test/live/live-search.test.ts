@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRecordFactory } from '../../src/fixtures/record-factory.ts';
 import { type LiveCollection, liveCollection } from '../../src/live/live-collection.ts';
+import { EARLIEST_ANCHOR } from '../../src/live/live-options.ts';
 import { parseLiveRate } from '../../src/live/live-rate.ts';
 import { collectionFor } from '../../src/fixtures/collections.ts';
 import { liveSearch } from '../../src/store/live-search.ts';
@@ -9,7 +10,7 @@ import type { RecordStore } from '../../src/store/record-store.ts';
 import { searchTextOf } from '../../src/store/search-index.ts';
 import { spec } from '../helpers.ts';
 
-const ANCHOR = Date.parse('2026-11-01T06:00:00.000Z');
+const ANCHOR = EARLIEST_ANCHOR;
 const SEED = 5;
 /** A window small enough to scan by hand, a rate fast enough to turn it over in seconds. */
 const COUNTS = { alerts: 300, sensors: 400 };
