@@ -34,10 +34,14 @@ export async function readListing(
 ): Promise<Listing> {
   // A record on two pages is what an overlap bug shows, and also what a record arriving at the head while
   // the pages are read shows once: the prefix is read again, and only a repeat seen every time stands.
-  let listing = await readListing1(aheadOf(read, first, size, ahead), first, size, maxPages, seed);
-  for (let n = 0; n < REREADS && listing.repeated; n += 1)
-    listing = await readListing1(aheadOf(read, first, size, ahead), first, size, maxPages, seed);
-  return listing;
+  // Records that arrived while it was read (told apart, and dropped as repeats) leave it torn: a window whose
+  // oldest records leave as new ones arrive lost its last one. It is read again, its pages sent at once.
+  let read1 = await readListing1(aheadOf(read, first, size, ahead), first, size, maxPages, seed);
+  for (let n = 0; n < REREADS && (read1.listing.repeated || read1.moved); n += 1) {
+    const again = read1.moved ? Math.max(ahead, Math.min(maxPages, read1.listing.pages + 1)) : ahead;
+    read1 = await readListing1(aheadOf(read, first, size, again), first, size, maxPages, seed);
+  }
+  return read1.listing;
 }
 
 /** `read`, with the first `ahead` pages of size `size` sent at once: a listing read again reads them at one moment. */
@@ -50,7 +54,16 @@ function aheadOf(read: PageReader, first: number, size: number, ahead: number): 
   };
 }
 
-async function readListing1(read: PageReader, first: number, size: number, maxPages: number, seed: number): Promise<Listing> {
+/** One read of the listing, and whether records arrived at its head while it was read (`moved`). */
+async function readListing1(
+  read: PageReader,
+  first: number,
+  size: number,
+  maxPages: number,
+  seed: number,
+): Promise<{ listing: Listing; moved: boolean }> {
+  let moved = false;
+  const done = (listing: Listing) => ({ listing, moved });
   const records: Record<string, unknown>[] = [];
   const seen = new Set<string>();
   const pageExchanges: Exchange[] = [];
@@ -62,31 +75,34 @@ async function readListing1(read: PageReader, first: number, size: number, maxPa
     const batch = recordsOf(exchange);
     if (!batch) {
       const why = describeAnswer(exchange) + (exchange.response?.status === 200 ? ', not a JSON array' : '');
-      return { ...base, records, complete: false, problem: `page ${first + n} of size ${size} got ${why}`, pages: n + 1 };
+      return done({ ...base, records, complete: false, problem: `page ${first + n} of size ${size} got ${why}`, pages: n + 1 });
     }
     // Records arriving at the head while the pages are read push the ones already read onto the next page:
     // when the first page read again shows at least as many new records at its head, those repeats are that.
     const repeats = batch.findIndex((record) => !seen.has(identity(record)));
     const leading = repeats < 0 ? batch.length : repeats;
-    if (leading > 0 && n > 0 && (await arrivedAtHead(read, first, size, records.slice(0, size))) >= leading) batch.splice(0, leading);
+    if (leading > 0 && n > 0 && (await arrivedAtHead(read, first, size, records.slice(0, size))) >= leading) {
+      batch.splice(0, leading);
+      moved = true;
+    }
     const repeated = batch.find((record) => seen.has(identity(record)));
     if (repeated) {
       const problem = `page ${first + n} of size ${size} repeats ${identity(repeated)}, already on an earlier page`;
-      return { ...base, records, complete: false, problem, repeated: { id: identity(repeated), page: first + n }, pages: n + 1 };
+      return done({ ...base, records, complete: false, problem, repeated: { id: identity(repeated), page: first + n }, pages: n + 1 });
     }
     for (const record of batch) seen.add(identity(record));
     records.push(...batch);
-    if (batch.length < size) return { ...base, records, complete: true, pages: n + 1 };
+    if (batch.length < size) return done({ ...base, records, complete: true, pages: n + 1 });
   }
   const last = first + maxPages - 1;
   const end = await findEnd(read, size, { page: last, records: records.slice(-size), exchange: exchange! }, seed);
-  return {
+  return done({
     ...base,
     records,
     complete: false,
     pages: maxPages,
     ...('problem' in end ? { endProblem: end.problem } : { end }),
-  };
+  });
 }
 
 async function findEnd(read: PageReader, size: number, prefixLast: ReadPage, seed: number): Promise<ListingEnd | { problem: string }> {

@@ -86,3 +86,45 @@ describe('reading a listing longer than --max-pages', () => {
     expect(listing.endProblem).toMatch(/^page 100 of size 100, read to find where the listing ends, got timeout/);
   });
 });
+
+describe('reading a listing whose records move while it is read', () => {
+  /**
+   * A window of `count` records: record `r(i)` is the i-th newest once `shift` have arrived. Each read after the
+   * first `still` moves it on by one, unless reads were sent together (before any answer was awaited).
+   */
+  function window(count: number, still: number) {
+    let shift = 0;
+    let reads = 0;
+    let sentTogether = 0;
+    const reader = async (page: number, size: number): Promise<Exchange> => {
+      reads += 1;
+      // Reads sent in the same tick share a moment: the window moves on between ticks, not within one.
+      if (sentTogether === 0 && reads > still) shift += 1;
+      sentTogether += 1;
+      queueMicrotask(() => (sentTogether = 0));
+      const records = [];
+      for (let i = (page - 1) * size; i < Math.min(count, page * size); i += 1) records.push({ id: `r${1_000_000 + shift - i}` });
+      return {
+        ...pageOf(0, page, size),
+        response: { status: 200, headers: {}, text: JSON.stringify(records), json: records, durationMs: 0 },
+      };
+    };
+    return { reader, reads: () => reads };
+  }
+
+  it('reads a window that moved between its pages again, all pages at once, and counts it whole', async () => {
+    const moving = window(250, 1);
+    const listing = await readListing(moving.reader, 1, 100, 50, 1);
+    // Read page by page, the record that left the tail while new ones arrived at the head would be missing.
+    expect(listing.complete).toBe(true);
+    expect(listing.records).toHaveLength(250);
+    expect(new Set(listing.records.map((r) => r.id)).size).toBe(250);
+  });
+
+  it('reads a still listing once', async () => {
+    const still = window(250, Number.POSITIVE_INFINITY);
+    const listing = await readListing(still.reader, 1, 100, 50, 1);
+    expect(listing.records).toHaveLength(250);
+    expect(still.reads()).toBe(3);
+  });
+});
