@@ -1,5 +1,5 @@
 import type { Finding, ScenarioCheck } from '../check.ts';
-import { listingTotal, needListing, needRecords, notApplicable, pageQuery, sizeExchanges } from '../check.ts';
+import { countAgain, listingTotal, needListing, needRecords, notApplicable, pageQuery, sizeExchanges } from '../check.ts';
 
 /** Parses an RFC 8288 Link header into rel -> URL (relative URLs resolved against `base`). */
 export function parseLinks(header: string, base: string): Map<string, URL> | undefined {
@@ -16,6 +16,12 @@ export function parseLinks(header: string, base: string): Map<string, URL> | und
     }
   }
   return links;
+}
+
+/** The pages Link's first, prev, next and last name for page 2 of size `size` of `count` records (last when it is known). */
+function pagesOf(count: number, size: number, known: boolean): Record<string, number | undefined> {
+  const last = Math.max(1, Math.ceil(count / size));
+  return { first: 1, prev: 1, next: 2 < last ? 3 : undefined, ...(known ? { last } : {}) };
 }
 
 /** When sent, Link parses and its first, prev, next and last agree with the page math (assumed: warnings). */
@@ -39,27 +45,39 @@ export const linkHeader: ScenarioCheck = {
       return [{ severity: 'warning', message: 'Link does not parse as RFC 8288', expected: '<url>; rel="..."', actual: header, exchange }];
     const findings: Finding[] = [];
     const total = listingTotal(listing);
-    const last = Math.max(1, Math.ceil((total ?? listing.records.length) / size));
     // What next and last are judged by: the pages the listing's size was read from (or all those read).
     const extent = total !== undefined ? sizeExchanges(listing) : listing.pageExchanges;
-    const expected: Record<string, number | undefined> = {
-      first: 1,
-      prev: 1,
-      next: 2 < last ? 3 : undefined,
-      ...(total !== undefined ? { last } : {}),
-    };
+    const expected = pagesOf(total ?? listing.records.length, size, total !== undefined);
+    const right = (page: number | undefined, url: URL | undefined) =>
+      page === undefined
+        ? url === undefined
+        : url?.searchParams.get(context.parameters.page.name) === String(page) &&
+          url.searchParams.get(context.parameters.pageSize.name) === String(size);
     for (const [rel, page] of Object.entries(expected)) {
       const url = links.get(rel);
-      const actual = url?.searchParams.get(context.parameters.page.name);
-      const actualSize = url?.searchParams.get(context.parameters.pageSize.name);
-      if (page === undefined ? url === undefined : actual === String(page) && actualSize === String(size)) continue;
+      if (right(page, url)) continue;
+      const counted = rel === 'next' || rel === 'last';
       findings.push({
         severity: 'warning',
         message: `Link rel="${rel}" is wrong for page 2 of size ${size}`,
         expected: page === undefined ? 'no such link' : `page=${page}, pageSize=${size}`,
         actual: url ? url.href : '(missing)',
         exchange,
-        exchanges: rel === 'next' || rel === 'last' ? [exchange, ...extent] : [exchange],
+        exchanges: counted ? [exchange, ...extent] : [exchange],
+        // first and prev of page 2 are page 1 whatever the data; next and last rest on the listing's size, read at
+        // another moment: page 2 and the listing are read again at once.
+        ...(counted ? {} : { absolute: true }),
+        ...(counted && listing.complete
+          ? {
+              recheck: async () => {
+                const [again, count] = await Promise.all([context.send(pageQuery(context, 2, size)), countAgain(context, listing)]);
+                const header = again.response?.headers.link;
+                const now = header === undefined ? undefined : parseLinks(header, again.request.url);
+                if (!now || !count) return undefined;
+                return !right(pagesOf(count.count, size, true)[rel], now.get(rel));
+              },
+            }
+          : {}),
       });
     }
     return findings;

@@ -106,9 +106,10 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]
     return [
       {
         ...misread(form.name, form.form, records, answers[i]!),
+        // The form and what it spells sent at once, so that both see one moment.
         recheck: async () => {
-          const again = await sendForm(form);
-          return misreading(again, recordsOf(again) ? await readAs(form) : undefined) !== undefined;
+          const [again, readings] = await Promise.all([sendForm(form), readAs(form)]);
+          return misreading(again, readings) !== undefined;
         },
       },
     ];
