@@ -10,6 +10,7 @@ import {
   replicas,
   searchBlindCache,
   shuffledPages,
+  sliding,
   still,
 } from './live-targets.ts';
 
@@ -61,6 +62,24 @@ describe('data that lives while the kit reads it, told apart from broken answers
     const report = await run(liveTarget(editing(25)));
     expect(problems(report)).toEqual([]);
     expect(report.verdict).toBe('conformant');
+  });
+
+  it('a window of alerts moving on by one every 2 requests (serve --live, far faster) is conformant: findings are judged again at one moment', async () => {
+    const report = await run(liveTarget(sliding(2)));
+    expect(problems(report)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+
+  it('a window moving on every 25 requests whose pages overlap by one is NOT conformant, by explore_pages', async () => {
+    const report = await run(liveTarget(sliding(25), overlappingPages), ['explore_pages']);
+    expect(report.verdict).toBe('not conformant');
+    expect(report.outcomes.find((o) => o.check === 'explore_pages' && o.operationId === 'listAlerts')?.status).toBe('failed');
+  });
+
+  it('a window moving on every 2 requests whose pages overlap by one is never conformant: too fast to confirm, it is inconclusive', async () => {
+    const report = await run(liveTarget(sliding(2), overlappingPages), ['explore_pages']);
+    expect(report.verdict).not.toBe('conformant');
+    expect(report.outcomes.find((o) => o.check === 'explore_pages' && o.operationId === 'listAlerts')?.status).not.toBe('passed');
   });
 
   it('a server shuffling each page on every request is NOT conformant, by stable_order', async () => {

@@ -63,6 +63,18 @@ export const growing =
   (path, t) =>
     path === '/alert' ? dataset.alerts!.slice(Math.max(0, HIDDEN - Math.floor(t / every))) : dataset.sensors!;
 
+/**
+ * A window of the 200 newest alerts, a new one at the head every `every` moments and the oldest leaving at the
+ * tail (as `serve --live` does): the count never changes, the records do.
+ */
+export const sliding =
+  (every: number): Source =>
+  (path, t) => {
+    if (path !== '/alert') return dataset.sensors!;
+    const from = Math.max(0, HIDDEN - Math.floor(t / every));
+    return dataset.alerts!.slice(from, from + dataset.alerts!.length - HIDDEN);
+  };
+
 /** The alerts of the start, one of which has its updated_at moved every `every` moments. */
 export const editing =
   (every: number): Source =>

@@ -1,7 +1,7 @@
 import { needListing, notApplicable, recordsOf, tooLong, type ScenarioCheck } from '../check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
-import { requestArbitrary, resolveRequest } from '../explore/generated-request.ts';
+import { requestArbitrary } from '../explore/generated-request.ts';
 import { parseLinks } from './link-header.ts';
 
 /**
@@ -33,7 +33,7 @@ export const exploreMetadata: ScenarioCheck = {
       async (generated): Promise<Judgement> => {
         if (generated.credentials !== undefined) return { kind: 'pass' };
         const { model, send, reference } = state;
-        const request = resolveRequest(generated, model, names);
+        const request = state.resolve(generated);
         const exchange = await send(request.query);
         const unanswered = usable(exchange);
         if (unanswered) return unanswered;

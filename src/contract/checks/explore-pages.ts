@@ -2,7 +2,7 @@ import { searchAnswerFinding } from './lenient-match.ts';
 import { identities, needListing, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
-import { requestArbitrary, resolveRequest, type GeneratedRequest, type ResolvedRequest } from '../explore/generated-request.ts';
+import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../explore/generated-request.ts';
 import type { Exchange } from '../types.ts';
 
 const absent = (request: ResolvedRequest) => request.term?.kind === 'absent-term';
@@ -27,7 +27,7 @@ export const explorePages: ScenarioCheck = {
     if (missing) return missing;
     /** The generated request as sent: its query, and the wrong credentials it carries instead of the key. */
     const sendGenerated = (generated: GeneratedRequest) => {
-      const request = resolveRequest(generated, state.model, context.parameters);
+      const request = state.resolve(generated);
       const credentials = generated.credentials === undefined ? undefined : wrong[generated.credentials];
       const options = credentials && { apiKey: credentials.apiKey, ...(credentials.headers ? { headers: credentials.headers } : {}) };
       return { request, credentials, exchange: state.send(request.query, options) };

@@ -1,7 +1,7 @@
 import { identities, needListing, preview, recordsOf, tooLong, type Listing, type ScenarioCheck } from '../check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf, type ExplorationState } from '../explore/exploration-state.ts';
-import { requestArbitrary, resolveRequest } from '../explore/generated-request.ts';
+import { requestArbitrary } from '../explore/generated-request.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm } from './search-term.ts';
 
@@ -30,9 +30,9 @@ export const exploreSearch: ScenarioCheck = {
       context,
       requestArbitrary(state.model, context.parameters, wrong.length),
       async (generated): Promise<Judgement> => {
-        const { model, send } = state;
+        const { send } = state;
         if (generated.credentials !== undefined) return { kind: 'pass' };
-        const request = resolveRequest(generated, model, context.parameters);
+        const request = state.resolve(generated);
         const exchange = await send(request.query);
         const unanswered = usable(exchange);
         if (unanswered) return unanswered;

@@ -3,7 +3,7 @@ import { readListing } from '../read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../checks/wrong-keys.ts';
 import type { SendOptions } from '../http-client.ts';
 import type { Exchange } from '../types.ts';
-import { resolveRequest, type GeneratedRequest } from './generated-request.ts';
+import { resolveRequest, type GeneratedRequest, type ResolvedRequest } from './generated-request.ts';
 import { coveringSet } from './covering-set.ts';
 import { createListingModel, type ListingModel } from './listing-model.ts';
 import { createQueryMemo, createReferencePages } from './reference-pages.ts';
@@ -14,6 +14,11 @@ export interface ExplorationState {
   readonly reference: ReturnType<typeof createReferencePages>;
   /** Sends a query, once: the checks judge the same generated requests by different rules. */
   readonly send: (query: Record<string, string>, options?: SendOptions) => Promise<Exchange>;
+  /**
+   * A generated request made concrete against the model as it was when first resolved: judged again after a
+   * re-sync, it is the same request, so that what was sent ahead with the listing is what the judge reads.
+   */
+  resolve(generated: GeneratedRequest): ResolvedRequest;
   /** Wrong credentials generated requests may carry instead of the key (none when the operation is not secured). */
   readonly wrong: readonly AuthVariant[];
   /**
@@ -50,6 +55,7 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
       const { requests, pairs } = coveringSet(model, context.parameters, context.seed);
       context.pairs.expect(pairs);
       const send = createQueryMemo(context);
+      const resolved = new WeakMap<GeneratedRequest, ResolvedRequest>();
       const live = {
         model,
         // The reference pages go through the same memo: a generated request may be one of them.
@@ -57,8 +63,15 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         send,
         wrong,
         covering: { values: requests.map((r) => r.request), judged: (i: number) => context.pairs.judged(requests[i]!.classes) },
-        sendAhead: async (generated: GeneratedRequest) =>
-          generated.credentials === undefined && live.send(resolveRequest(generated, live.model, context.parameters).query),
+        resolve(generated: GeneratedRequest) {
+          let request = resolved.get(generated);
+          if (!request) {
+            request = resolveRequest(generated, live.model, context.parameters);
+            resolved.set(generated, request);
+          }
+          return request;
+        },
+        sendAhead: async (generated: GeneratedRequest) => generated.credentials === undefined && live.send(live.resolve(generated).query),
         async resync(prefetch?: () => Promise<unknown>) {
           if (!live.model.complete) return false;
           // From the model as last read, not as first read: a listing that grew during the run must still be

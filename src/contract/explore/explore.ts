@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { answered, describeAnswers, noEvidence, type Finding, type OperationContext, type Skip } from '../check.ts';
-import { REREADS } from '../live-data.ts';
+import { REREADS, stillDuring } from '../live-data.ts';
 import type { Exchange } from '../types.ts';
 
 /** What a judge made of one generated request. */
@@ -11,6 +11,9 @@ export type Judgement =
   /** What the request needs known lies beyond what --max-pages read (a long listing or search answer). */
   | { readonly kind: 'beyond' }
   | { readonly kind: 'fail'; readonly finding: Finding };
+
+/** Failures no still moment confirmed, kept for the run to recheck: each recheck costs re-reads. */
+const SET_ASIDE = 12;
 
 /** Shrinking sends real requests: a bound keeps a failing run short. */
 const MAX_SHRINKS = 120;
@@ -42,18 +45,43 @@ export async function explore<T>(
   let unknown = 0;
   // Once a failure was judged on data that had not changed, the data is taken to be still: no more re-reads.
   let still = false;
+  // Failures no still moment confirmed: how many, and the first SET_ASIDE of them.
+  let setAsides = 0;
+  const unconfirmed: Finding[] = [];
+  /**
+   * `value` judged again on a fresh read of the listing (the model re-synced, what the judge sends sent with
+   * it), between two reads of the first page: `quiet` when they agree, so that all of it saw one moment.
+   */
+  const judgeAtOnce = (value: T) =>
+    stillDuring(context, async () => {
+      const changed = await options.resync!(options.prefetch && (() => options.prefetch!(value)));
+      return { changed, judgement: await judge(value) };
+    });
   /**
    * A failure that compares answers read at different moments may be the data's doing: the request is judged
-   * again on a fresh read (at most REREADS times), until it passes or fails on a listing that had not changed.
+   * again at one moment (at most REREADS times) until it passes, or fails between two reads of the first page
+   * that agree (`confirmed`). A failure no still moment confirmed is returned as it is, for the run to recheck.
    */
-  const judgeFresh = async (value: T): Promise<Judgement> => {
+  const judgeFresh = async (value: T): Promise<{ judgement: Judgement; confirmed: boolean }> => {
     let judgement = await judge(value);
-    for (let n = 0; n < REREADS && judgement.kind === 'fail' && !judgement.finding.absolute && options.resync && !still; n += 1) {
-      const changed = await options.resync(options.prefetch && (() => options.prefetch!(value)));
-      judgement = await judge(value);
-      if (judgement.kind === 'fail' && !changed) still = true;
+    if (judgement.kind !== 'fail' || judgement.finding.absolute || !options.resync || still) return { judgement, confirmed: true };
+    // Data too quick for any still moment: past a few, failures are set aside as they are, without re-reads.
+    if (setAsides >= REREADS) return { judgement, confirmed: false };
+    for (let n = 0; n < REREADS; n += 1) {
+      const { result, still: quiet } = await judgeAtOnce(value);
+      judgement = result.judgement;
+      if (judgement.kind !== 'fail') break;
+      if (quiet) {
+        if (!result.changed) still = true;
+        return { judgement, confirmed: true };
+      }
     }
-    return judgement;
+    return { judgement, confirmed: false };
+  };
+  /** What the run re-checks a failure with when the data changed: the failing request judged again at one moment. */
+  const recheckOf = (value: T) => async (): Promise<boolean | undefined> => {
+    const { judgement } = (await judgeAtOnce(value)).result;
+    return judgement.kind === 'fail' ? true : judgement.kind === 'pass' ? false : undefined;
   };
   const unusable: Exchange[] = [];
   let failure: Finding | undefined;
@@ -71,7 +99,7 @@ export async function explore<T>(
   };
   let tried = 0;
   /** Counts a judgement: true when the value passed or could not be judged, false when it failed (`failure`). */
-  const tally = (judgement: Judgement): boolean => {
+  const tally = (judgement: Judgement, value: T): boolean => {
     if (judgement.kind === 'unusable') {
       unusable.push(judgement.exchange);
       return true;
@@ -82,26 +110,50 @@ export async function explore<T>(
     }
     judged += 1;
     if (judgement.kind === 'pass') return true;
-    failure = judgement.finding;
+    failure = withRecheck(judgement.finding, value);
     return false;
+  };
+  const withRecheck = (finding: Finding, value: T): Finding =>
+    finding.absolute || finding.recheck || !options.resync ? finding : { ...finding, recheck: recheckOf(value) };
+  /**
+   * Failures no still moment confirmed (the data changed under each judgement at one moment): set aside, a few,
+   * for the run to recheck, while the exploration goes on. One that stood would have stopped it.
+   */
+  const setAside = (finding: Finding, value: T, where: string) => {
+    judged += 1;
+    setAsides += 1;
+    if (unconfirmed.length < SET_ASIDE)
+      unconfirmed.push({ ...withRecheck(finding, value), message: `${finding.message} (${where})`, seed: context.seed });
   };
   for (const [i, value] of covering.entries()) {
     tried += 1;
     sendAhead(tried + 2 * context.concurrency);
-    const judgement = await judgeFresh(value);
+    const { judgement, confirmed } = await judgeFresh(value);
     if (judgement.kind === 'pass' || judgement.kind === 'fail') options.covering?.judged?.(i);
+    if (judgement.kind === 'fail' && !confirmed) {
+      setAside(judgement.finding, value, `covering request ${i + 1} of ${covering.length}`);
+      continue;
+    }
     // Already among the plainest requests of its pair: reported as it is, not shrunk.
-    if (!tally(judgement))
+    if (!tally(judgement, value))
       return [{ ...failure!, message: `${failure!.message} (covering request ${i + 1} of ${covering.length})`, seed: context.seed }];
   }
   const property = fc.asyncProperty(generated, async (value) => {
     // Not once a failure was seen: what follows are shrinking's candidates, not the values sampled.
-    if (!failure) {
+    const shrinking = failure !== undefined;
+    if (!shrinking) {
       tried += 1;
       sendAhead(tried + 2 * context.concurrency);
     }
+    const { judgement, confirmed } = await judgeFresh(value);
+    // A candidate's failure no still moment confirmed may be the data's doing: shrinking must not trade the
+    // failure found for it.
+    if (judgement.kind === 'fail' && !confirmed) {
+      if (!shrinking) setAside(judgement.finding, value, `request ${tried} of ${context.examples}`);
+      return true;
+    }
     // The last failure seen is the shrunk counterexample's: shrinking stops on the last candidate that failed.
-    return tally(await judgeFresh(value));
+    return tally(judgement, value);
   });
   const details = await fc.check(property, { seed: context.seed, numRuns: context.examples });
   if (details.failed && failure) {
@@ -109,6 +161,7 @@ export async function explore<T>(
     return [{ ...failure, message: `${failure.message} (request ${details.numRuns} of ${context.examples}${shrunk})`, seed: context.seed }];
   }
   if (details.failed && details.errorInstance) throw details.errorInstance;
+  if (unconfirmed.length > 0) return unconfirmed;
   if (judged === 0 && unknown > 0 && options.beyond) return options.beyond();
   if (judged === 0)
     return noEvidence(
