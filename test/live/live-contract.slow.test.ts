@@ -54,8 +54,7 @@ async function contract(url: string, seed: number) {
 
 // Each run is a few seconds of CPU: twenty of them, with servers, take a few minutes on a loaded machine.
 describe('tempmon contract against tempmon serve --live --live-rate 4/s, over HTTP', { timeout: 600_000 }, () => {
-  // Not yet dependable either (issue 28, open): seed-dependent INCONCLUSIVE on a clean-clone CI run too.
-  it.skip('is conformant for 10 seeds (the data moving while the kit reads it)', async () => {
+  it('is conformant for 10 seeds (the data moving while the kit reads it)', async () => {
     for (const seed of SEEDS) {
       const mock = await startServe([...LIVE, '--seed', String(seed), '--api-key', KEY, '--quiet']);
       const run = await contract(mock.url, seed);
@@ -66,10 +65,7 @@ describe('tempmon contract against tempmon serve --live --live-rate 4/s, over HT
     }
   });
 
-  // Not yet dependable (issue 28, open): behind the round-robin's extra hop, the kit at times reads a generated
-  // page and its reference pages further apart than the 250 ms between arrivals, and explore_pages ends
-  // INCONCLUSIVE (seed 1 and seed 7 on two clean-clone CI runs, alone or not). Unskip with the kit's fix.
-  it.skip('is conformant for 10 seeds against two replicas behind a round-robin, each serving about half', async () => {
+  it('is conformant for 10 seeds against two replicas behind a round-robin, each serving about half', async () => {
     for (const seed of SEEDS) {
       const replicas = await Promise.all([0, 1].map(() => startServe([...LIVE, '--seed', String(seed), '--api-key', KEY, '--quiet'])));
       const balancer = await roundRobin(replicas.map((r) => r.url));
