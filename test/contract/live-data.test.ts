@@ -82,6 +82,20 @@ describe('data that lives while the kit reads it, told apart from broken answers
     expect(report.outcomes.find((o) => o.check === 'explore_pages' && o.operationId === 'listAlerts')?.status).not.toBe('passed');
   });
 
+  it("a server gaining an alert every 2 requests, its Link's last page moving with it, passes link_header: rechecked at one moment", async () => {
+    const report = await run(liveTarget(growing(2), { links: { lastOff: 0 } }), ['link_header']);
+    expect(problems(report)).toEqual([]);
+    expect(report.outcomes.find((o) => o.check === 'link_header' && o.operationId === 'listAlerts')?.status).toBe('passed');
+  });
+
+  it("a server gaining an alert every 25 requests whose Link's last page is one too far fails link_header", async () => {
+    const report = await run(liveTarget(growing(25), { links: { lastOff: 1 } }), ['link_header']);
+    const outcome = report.outcomes.find((o) => o.check === 'link_header' && o.operationId === 'listAlerts');
+    // An assumption's warning: it fails the run under --strict.
+    expect(outcome?.status).toBe('warned');
+    expect(outcome?.failures.map((f) => f.message)).toEqual(['Link rel="last" is wrong for page 2 of size 3']);
+  });
+
   it('a server shuffling each page on every request is NOT conformant, by stable_order', async () => {
     const report = await run(liveTarget(still, shuffledPages), ['stable_order']);
     expect(report.verdict).toBe('not conformant');

@@ -5,6 +5,7 @@
 // of the target's current records (search: a case-insensitive substring of any string field, as the spec assumes).
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { createApp } from '../../src/server/create-app.ts';
+import { linkHeader } from '../../src/server/paginate.ts';
 import { spec } from '../helpers.ts';
 
 type Json = Record<string, unknown>;
@@ -29,6 +30,8 @@ export function liveTarget(
   edit: {
     page?: (records: readonly Json[], page: number, size: number, n: number) => readonly Json[];
     total?: (count: number, term: string) => number;
+    /** Sends Link as the mock does, for the records at the moment, its last page moved by `lastOff`. */
+    links?: { readonly lastOff: number };
   } = {},
 ) {
   const mock = createApp({ spec, dataset: { seed: 3, counts: { alerts: 5, sensors: 5 } } });
@@ -53,6 +56,13 @@ export function liveTarget(
     headers.set('x-total-count', String(edit.total ? edit.total(found.length, term) : found.length));
     headers.delete('link');
     headers.delete('etag');
+    if (edit.links) {
+      const last = Math.max(1, Math.ceil(found.length / size)) + edit.links.lastOff;
+      headers.set(
+        'link',
+        linkHeader(url, { page: 'page', pageSize: 'pageSize' }, ['search', 'page', 'pageSize'], { page, pageSize: size, last })!,
+      );
+    }
     return new Response(JSON.stringify(served), { status: 200, headers });
   };
 }
