@@ -34,10 +34,17 @@ export interface ExplorationState {
   /**
    * Reads the listing again and starts the reference pages and sent queries afresh, sending what `prefetch`
    * sends (the requests a judge is about to make) at the same time, so all see one moment; when the listing differs
-   * from the model (other records, order, or content), the model is the listing read now, and it resolves
-   * true. A listing longer than --max-pages is not read again (false).
+   * from the model (other records, order, or content), the model is the listing read now, and `changed` is
+   * true. `read` is the listing read, serialized (to tell whether two reads agree), when it was read whole. A
+   * listing longer than --max-pages is not read again (changed false, no read).
    */
-  resync(prefetch?: () => Promise<unknown>): Promise<boolean>;
+  resync(prefetch?: () => Promise<unknown>): Promise<Resync>;
+}
+
+/** What a re-sync found: whether the model changed, and the listing it read (serialized), when read whole. */
+export interface Resync {
+  readonly changed: boolean;
+  readonly read?: string;
 }
 
 const states = new WeakMap<OperationContext, Promise<ExplorationState>>();
@@ -72,8 +79,8 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
           return request;
         },
         sendAhead: async (generated: GeneratedRequest) => generated.credentials === undefined && live.send(live.resolve(generated).query),
-        async resync(prefetch?: () => Promise<unknown>) {
-          if (!live.model.complete) return false;
+        async resync(prefetch?: () => Promise<unknown>): Promise<Resync> {
+          if (!live.model.complete) return { changed: false };
           // From the model as last read, not as first read: a listing that grew during the run must still be
           // read all at once, else its last pages come from a later moment than the rest.
           const ahead = Math.min(listing.maxPages, Math.floor(live.model.records.length / listing.size) + 2);
@@ -91,10 +98,12 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
             ),
             prefetch?.(),
           ]);
+          if (!fresh.complete) return { changed: false };
           // Compared whole, not by id: an edited record changes what a search finds.
-          if (!fresh.complete || JSON.stringify(fresh.records) === JSON.stringify(live.model.records)) return false;
+          const read = JSON.stringify(fresh.records);
+          if (read === JSON.stringify(live.model.records)) return { changed: false, read };
           live.model = createListingModel(fresh);
-          return true;
+          return { changed: true, read };
         },
       };
       return live;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { answered, describeAnswers, noEvidence, type Finding, type OperationContext, type Skip } from '../check.ts';
 import { REREADS, stillDuring } from '../live-data.ts';
 import type { Exchange } from '../types.ts';
+import type { Resync } from './exploration-state.ts';
 
 /** What a judge made of one generated request. */
 export type Judgement =
@@ -13,7 +14,7 @@ export type Judgement =
   | { readonly kind: 'fail'; readonly finding: Finding };
 
 /** Failures no still moment confirmed, kept for the run to recheck: each recheck costs re-reads. */
-const SET_ASIDE = 12;
+const SET_ASIDE = 6;
 
 /** Shrinking sends real requests: a bound keeps a failing run short. */
 const MAX_SHRINKS = 120;
@@ -31,7 +32,7 @@ export async function explore<T>(
   judge: (value: T) => Promise<Judgement>,
   options: {
     readonly beyond?: () => Skip;
-    readonly resync?: (prefetch?: () => Promise<unknown>) => Promise<boolean>;
+    readonly resync?: (prefetch?: () => Promise<unknown>) => Promise<Resync>;
     /** Sends the requests the judge of `value` will make (into the caches it reads), all at once. */
     readonly prefetch?: (value: T) => Promise<unknown>;
     /**
@@ -50,13 +51,19 @@ export async function explore<T>(
   const unconfirmed: Finding[] = [];
   /**
    * `value` judged again on a fresh read of the listing (the model re-synced, what the judge sends sent with
-   * it), between two reads of the first page: `quiet` when they agree, so that all of it saw one moment.
+   * it), between two reads of the first page. A failure is `still` when they agree and, since an edit deep in
+   * the listing does not show on its first page, the listing read once more agrees with the one judged on.
    */
-  const judgeAtOnce = (value: T) =>
-    stillDuring(context, async () => {
-      const changed = await options.resync!(options.prefetch && (() => options.prefetch!(value)));
-      return { changed, judgement: await judge(value) };
+  const judgeAtOnce = async (value: T) => {
+    const { result, still: quiet } = await stillDuring(context, async () => {
+      const resync = await options.resync!(options.prefetch && (() => options.prefetch!(value)));
+      return { changed: resync.changed, read: resync.read, judgement: await judge(value) };
     });
+    const failed = result.judgement.kind === 'fail';
+    // A listing too long to read again can only be told still by its first page.
+    const agrees = async () => result.read === undefined || (await options.resync!()).read === result.read;
+    return { result, still: quiet && failed && (await agrees()) };
+  };
   /**
    * A failure that compares answers read at different moments may be the data's doing: the request is judged
    * again at one moment (at most REREADS times) until it passes, or fails between two reads of the first page
