@@ -26,6 +26,9 @@ const run = (fetch: (request: Request) => Promise<Response>, checks?: string[]) 
     rereadIntervalMs: 1,
     ...(checks ? { checks } : {}),
   });
+/** The outcome of `check` on the alerts' listing. */
+const alerts = (report: Awaited<ReturnType<typeof run>>, check: string) =>
+  report.outcomes.find((o) => o.check === check && o.operationId === 'listAlerts');
 const problems = (report: Awaited<ReturnType<typeof run>>) =>
   report.outcomes
     .filter((o) => o.status === 'failed' || (o.status === 'skipped' && o.skipCause === 'no-evidence'))
@@ -73,24 +76,24 @@ describe('data that lives while the kit reads it, told apart from broken answers
   it('a window moving on every 25 requests whose pages overlap by one is NOT conformant, by explore_pages', async () => {
     const report = await run(liveTarget(sliding(25), overlappingPages), ['explore_pages']);
     expect(report.verdict).toBe('not conformant');
-    expect(report.outcomes.find((o) => o.check === 'explore_pages' && o.operationId === 'listAlerts')?.status).toBe('failed');
+    expect(alerts(report, 'explore_pages')?.status).toBe('failed');
   });
 
   it('a window moving on every 2 requests whose pages overlap by one is never conformant: too fast to confirm, it is inconclusive', async () => {
     const report = await run(liveTarget(sliding(2), overlappingPages), ['explore_pages']);
     expect(report.verdict).not.toBe('conformant');
-    expect(report.outcomes.find((o) => o.check === 'explore_pages' && o.operationId === 'listAlerts')?.status).not.toBe('passed');
+    expect(alerts(report, 'explore_pages')?.status).not.toBe('passed');
   });
 
   it("a server gaining an alert every 2 requests, its Link's last page moving with it, passes link_header: rechecked at one moment", async () => {
     const report = await run(liveTarget(growing(2), { links: { lastOff: 0 } }), ['link_header']);
     expect(problems(report)).toEqual([]);
-    expect(report.outcomes.find((o) => o.check === 'link_header' && o.operationId === 'listAlerts')?.status).toBe('passed');
+    expect(alerts(report, 'link_header')?.status).toBe('passed');
   });
 
   it("a server gaining an alert every 25 requests whose Link's last page is one too far fails link_header", async () => {
     const report = await run(liveTarget(growing(25), { links: { lastOff: 1 } }), ['link_header']);
-    const outcome = report.outcomes.find((o) => o.check === 'link_header' && o.operationId === 'listAlerts');
+    const outcome = alerts(report, 'link_header');
     // An assumption's warning: it fails the run under --strict.
     expect(outcome?.status).toBe('warned');
     expect(outcome?.failures.map((f) => f.message)).toEqual(['Link rel="last" is wrong for page 2 of size 3']);
@@ -99,19 +102,19 @@ describe('data that lives while the kit reads it, told apart from broken answers
   it('a server shuffling each page on every request is NOT conformant, by stable_order', async () => {
     const report = await run(liveTarget(still, shuffledPages), ['stable_order']);
     expect(report.verdict).toBe('not conformant');
-    expect(report.outcomes.find((o) => o.check === 'stable_order' && o.operationId === 'listAlerts')?.status).toBe('failed');
+    expect(alerts(report, 'stable_order')?.status).toBe('failed');
   });
 
   it('a response cache that ignores search is NOT conformant: a term no record contains returns records, whatever else changed', async () => {
     const report = await run(searchBlindCache(liveTarget(still)), ['search_no_match']);
     expect(report.verdict).toBe('not conformant');
-    expect(report.outcomes.find((o) => o.check === 'search_no_match' && o.operationId === 'listAlerts')?.status).toBe('failed');
+    expect(alerts(report, 'search_no_match')?.status).toBe('failed');
   });
 
   it('a server gaining alerts whose pages also overlap by one is NOT conformant, by pagination_consistency', async () => {
     const report = await run(liveTarget(growing(25), overlappingPages), ['pagination_consistency']);
     expect(report.verdict).toBe('not conformant');
-    expect(report.outcomes.find((o) => o.check === 'pagination_consistency' && o.operationId === 'listAlerts')?.status).toBe('failed');
+    expect(alerts(report, 'pagination_consistency')?.status).toBe('failed');
   });
 
   it('two replicas in turn, one an alert behind, while alerts arrive, are conformant: judged again on the newest answers', async () => {
@@ -123,13 +126,13 @@ describe('data that lives while the kit reads it, told apart from broken answers
   it('two replicas in turn, one an alert behind, whose pages also overlap by one are NOT conformant, by pagination_consistency', async () => {
     const report = await run(liveTarget(replicas(25), overlappingPages), ['pagination_consistency']);
     expect(report.verdict).toBe('not conformant');
-    expect(report.outcomes.find((o) => o.check === 'pagination_consistency' && o.operationId === 'listAlerts')?.status).toBe('failed');
+    expect(alerts(report, 'pagination_consistency')?.status).toBe('failed');
   });
 
   it('two replicas in turn that disagree in the middle of the listing are NOT conformant, by stable_order', async () => {
     const report = await run(liveTarget(divergentReplicas), ['stable_order']);
     expect(report.verdict).toBe('not conformant');
-    const stable = report.outcomes.find((o) => o.check === 'stable_order' && o.operationId === 'listAlerts');
+    const stable = alerts(report, 'stable_order');
     expect(stable?.failures.some((f) => /went back and forth between 2 answers/.test(f.message))).toBe(true);
   });
 
@@ -140,6 +143,6 @@ describe('data that lives while the kit reads it, told apart from broken answers
     };
     const report = await run(liveTarget(still, sometimesOff), ['explore_pages']);
     expect(report.verdict).toBe('not conformant');
-    expect(report.outcomes.find((o) => o.check === 'explore_pages' && o.operationId === 'listAlerts')?.status).toBe('failed');
+    expect(alerts(report, 'explore_pages')?.status).toBe('failed');
   });
 });
