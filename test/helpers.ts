@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { Hono } from 'hono';
-import type { ContractOptions } from '../src/contract/contract-options.ts';
-import { runContract } from '../src/contract/run-contract.ts';
+import type { ContractOptions } from '../src/contract/options/contract-options.ts';
+import { runContract } from '../src/contract/run/run-contract.ts';
 import type { FetchLike } from '../src/contract/types.ts';
 import { createApp, type AppOptions } from '../src/server/create-app.ts';
 import { loadSpec } from '../src/spec/load-spec.ts';

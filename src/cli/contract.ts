@@ -1,13 +1,13 @@
 import { ALL_CHECKS } from '../contract/checks/index.ts';
-import { unrunReport } from '../contract/grade.ts';
+import { unrunReport } from '../contract/grading/grade.ts';
 import { verdictLine } from '../contract/reports/console-report.ts';
 import { redact } from '../secrets/redact.ts';
-import { CONTRACT_FLAGS, type ContractFlag } from '../contract/contract-flags.ts';
-import type { ContractOptions } from '../contract/contract-options.ts';
-import { runContract } from '../contract/run-contract.ts';
+import { CONTRACT_FLAGS, type ContractFlag } from '../contract/options/contract-flags.ts';
+import type { ContractOptions } from '../contract/options/contract-options.ts';
+import { runContract } from '../contract/run/run-contract.ts';
 import { openHarLog, withHarEntries, type HarLog } from '../contract/reports/har-log.ts';
 import { ContractSetupError, type ContractReport, type Exchange } from '../contract/types.ts';
-import type { Place } from '../contract/exchange-recorder.ts';
+import type { Place } from '../contract/types.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { flagHelp } from '../options/flag-help.ts';
 import { parseFlags } from '../options/parse-flags.ts';

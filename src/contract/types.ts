@@ -145,3 +145,10 @@ export class ContractSetupError extends Error {
     this.hint = hint;
   }
 }
+
+/**
+ * An exchange's place in the run's order, compared element by element ({@link comparePlaces}): the listing,
+ * the list of requests within it, the request within that list (then, for the copies a replicas' re-run sent
+ * with it, the copy). It is fixed when the request is made, so it does not depend on when answers arrive.
+ */
+export type Place = readonly number[];

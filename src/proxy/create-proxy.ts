@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { describeNetworkError } from '../contract/http-client.ts';
+import { describeNetworkError } from '../contract/client/http-client.ts';
 import type { Exchange } from '../contract/types.ts';
 import type { ProxyOptions } from './proxy-options.ts';
 import { type HideKeys, hideKeysIn, keyHider } from '../http/hide-keys.ts';
@@ -37,7 +37,7 @@ const MAX_VIOLATIONS = 1_000;
 export async function createProxy(options: ProxyOptions) {
   const { document } = options.spec;
   // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
-  const { createPrismValidator } = await import('../contract/prism.ts');
+  const { createPrismValidator } = await import('../contract/model/prism.ts');
   const prism = await createPrismValidator(document);
   const validator = createSchemaValidator(document);
   const judges = { prism, schemas: createSchemaValidator(targetView(document)) };

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { FetchLike } from '../contract/http-client.ts';
+import type { FetchLike } from '../contract/client/http-client.ts';
 
 /** What the proxy needs of an upstream answer. */
 export interface UpstreamResponse {

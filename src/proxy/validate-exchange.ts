@@ -1,15 +1,16 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import type { OperationContext, ResponseCheck } from '../contract/check.ts';
+import type { OperationContext } from '../contract/model/context.ts';
+import type { ResponseCheck } from '../contract/model/check.ts';
 import { contentTypeConformance } from '../contract/checks/content-type-conformance.ts';
 import { notAServerError } from '../contract/checks/not-a-server-error.ts';
 import { responseSchemaConformance } from '../contract/checks/response-schema-conformance.ts';
 import { statusCodeConformance } from '../contract/checks/status-code-conformance.ts';
 import { undocumentedFields } from '../contract/checks/undocumented-fields.ts';
-import type { PrismValidator } from '../contract/prism.ts';
+import type { PrismValidator } from '../contract/model/prism.ts';
 import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { Exchange, Severity } from '../contract/types.ts';
 import { listingParameters } from '../spec/listing-parameters.ts';
-import { createPairTally } from '../contract/explore/pair-tally.ts';
+import { createPairTally } from '../contract/model/pair-tally.ts';
 import type { Operation } from '../spec/operations.ts';
 
 /** The contract kit's checks that judge a single response: the proxy applies them to live traffic. */

@@ -2,7 +2,7 @@
 // runContract's defaults. These tests walk the table, so a flag added there is held to all three.
 import { describe, expect, it, vi } from 'vitest';
 import { CONTRACT_HELP, contractCommand } from '../../src/cli/contract.ts';
-import { CONTRACT_DEFAULTS, CONTRACT_FLAGS, type ContractFlag } from '../../src/contract/contract-flags.ts';
+import { CONTRACT_DEFAULTS, CONTRACT_FLAGS, type ContractFlag } from '../../src/contract/options/contract-flags.ts';
 import { closedTarget } from '../closed-target.ts';
 import { usageError } from './cli-helpers.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { contractCommand } from '../../src/cli/contract.ts';
 import { serveCommand } from '../../src/cli/serve.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { FAULTS, brokenMock } from '../contract/broken-mocks.ts';
+import { FAULTS, brokenMock } from '../contract/targets/broken-mocks.ts';
 import { closedTarget } from '../closed-target.ts';
 import { LISTINGS, spec } from '../helpers.ts';
 import { MAIN, expectOneLineExit2, runCli, startInProcess, usageError } from './cli-helpers.ts';

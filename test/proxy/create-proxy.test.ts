@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDataFile } from '../../src/fixtures/load-data-file.ts';
 import { createProxy } from '../../src/proxy/create-proxy.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { FAULTS, brokenMock } from '../contract/broken-mocks.ts';
+import { FAULTS, brokenMock } from '../contract/targets/broken-mocks.ts';
 import { KEY, spec, validator } from '../helpers.ts';
 
 const mock = createApp({ spec, dataset: { seed: 6, counts: { alerts: 60, sensors: 12 } } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runContract } from '../../src/contract/run-contract.ts';
+import { runContract } from '../../src/contract/run/run-contract.ts';
 import { collectionsOf } from '../../src/fixtures/collections.ts';
 import { generateDataset } from '../../src/fixtures/generate-dataset.ts';
 import { createProxy } from '../../src/proxy/create-proxy.ts';

@@ -1,6 +1,6 @@
-import type { ResponseCheck } from '../check.ts';
-import { needsResponse } from './needs.ts';
-import { documentedResponse, severityForStatus } from './documented-response.ts';
+import type { ResponseCheck } from '../model/check.ts';
+import { needsResponse } from '../material/needs.ts';
+import { documentedResponse, severityForStatus } from '../material/documented-response.ts';
 
 /** The Content-Type of a documented response is one the spec lists for it. */
 export const contentTypeConformance: ResponseCheck = {

@@ -1,4 +1,8 @@
-import { identities, needListing, needRecords, pageQuery, recheckOf, recordsOf, type ScenarioCheck } from '../check.ts';
+import { identities, needRecords, recordsOf } from '../model/answers.ts';
+import { needListing } from '../model/listing.ts';
+import { pageQuery } from '../model/listing-query.ts';
+import { recheckOf } from '../moment/at-once.ts';
+import type { ScenarioCheck } from '../model/check.ts';
 
 /** Without page and pageSize, the first page of the spec's default size comes back (assumed: a warning). */
 export const defaultPageSize: ScenarioCheck = {

@@ -1,5 +1,8 @@
 import { comparable, compareRecords, describeOrder } from '../../spec/record-order.ts';
-import { identity, needListing, noEvidence, notApplicable, pagesHolding, type ScenarioCheck } from '../check.ts';
+import { identity } from '../model/answers.ts';
+import { needListing, pagesHolding } from '../model/listing.ts';
+import { noEvidence, notApplicable } from '../model/skip.ts';
+import type { ScenarioCheck } from '../model/check.ts';
 
 /** The listing comes in the order its `x-order` states (assumed in our spec: a warning). */
 export const documentedOrder: ScenarioCheck = {

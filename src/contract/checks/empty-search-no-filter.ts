@@ -1,5 +1,7 @@
-import type { ScenarioCheck } from '../check.ts';
-import { identities, needListing, needRecords, recheckOf, recordsOf } from '../check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import { identities, needRecords, recordsOf } from '../model/answers.ts';
+import { needListing } from '../model/listing.ts';
+import { recheckOf } from '../moment/at-once.ts';
 
 /** An empty search term means no filter (assumed: a warning). */
 export const emptySearchNoFilter: ScenarioCheck = {

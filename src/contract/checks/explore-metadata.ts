@@ -1,7 +1,10 @@
-import { needListing, notApplicable, recordsOf, tooLong, type ScenarioCheck } from '../check.ts';
+import { needListing, tooLong } from '../model/listing.ts';
+import { notApplicable } from '../model/skip.ts';
+import { recordsOf } from '../model/answers.ts';
+import type { ScenarioCheck } from '../model/check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
-import { requestArbitrary } from '../explore/generated-request.ts';
+import { requestArbitrary } from '../material/generated-request.ts';
 import { parseLinks } from './link-header.ts';
 
 /**

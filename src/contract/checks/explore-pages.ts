@@ -1,8 +1,10 @@
-import { searchAnswerFinding } from './lenient-match.ts';
-import { identities, needListing, preview, recordsOf, type Finding, type ScenarioCheck } from '../check.ts';
+import { searchAnswerFinding } from '../material/lenient-match.ts';
+import { identities, preview, recordsOf } from '../model/answers.ts';
+import { needListing } from '../model/listing.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
-import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../explore/generated-request.ts';
+import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
 import type { Exchange } from '../types.ts';
 
 const absent = (request: ResolvedRequest) => request.term?.kind === 'absent-term';

@@ -1,9 +1,11 @@
-import { identities, needListing, preview, recordsOf, tooLong, type Listing, type ScenarioCheck } from '../check.ts';
+import { identities, preview, recordsOf } from '../model/answers.ts';
+import { needListing, tooLong, type Listing } from '../model/listing.ts';
+import type { ScenarioCheck } from '../model/check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf, type ExplorationState } from '../explore/exploration-state.ts';
-import { requestArbitrary } from '../explore/generated-request.ts';
+import { requestArbitrary } from '../material/generated-request.ts';
 import type { Exchange } from '../types.ts';
-import { containsTerm } from './search-term.ts';
+import { containsTerm } from '../material/search-term.ts';
 
 /**
  * Generated requests judged against the model under the spec's assumptions (warnings): the records a

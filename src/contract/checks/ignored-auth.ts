@@ -1,16 +1,9 @@
-import {
-  answered,
-  describeAnswers,
-  noEvidence,
-  notApplicable,
-  preview,
-  recordsOf,
-  sendEach,
-  type Finding,
-  type ScenarioCheck,
-} from '../check.ts';
+import { answered, describeAnswers, preview, recordsOf } from '../model/answers.ts';
+import { noEvidence, notApplicable } from '../model/skip.ts';
+import { sendEach } from '../moment/at-once.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { Exchange } from '../types.ts';
-import { keyInText, missingKeys, wrongKeys } from './wrong-keys.ts';
+import { keyInText, missingKeys, wrongKeys } from '../material/wrong-keys.ts';
 
 /** Generated look-alike keys per operation, besides the fixed variants. */
 const GENERATED_KEYS = 8;

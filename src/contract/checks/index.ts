@@ -1,4 +1,4 @@
-import type { Check } from '../check.ts';
+import type { Check } from '../model/check.ts';
 import { ContractSetupError } from '../types.ts';
 import { contentTypeConformance } from './content-type-conformance.ts';
 import { defaultPageSize } from './default-page-size.ts';

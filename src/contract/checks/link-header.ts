@@ -1,5 +1,9 @@
-import type { Finding, ScenarioCheck } from '../check.ts';
-import { countAgain, listingTotal, needListing, needRecords, notApplicable, pageQuery, sizeExchanges } from '../check.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import { countAgain } from '../moment/at-once.ts';
+import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
+import { needRecords } from '../model/answers.ts';
+import { notApplicable } from '../model/skip.ts';
+import { pageQuery } from '../model/listing-query.ts';
 
 /** Parses an RFC 8288 Link header into rel -> URL (relative URLs resolved against `base`). */
 export function parseLinks(header: string, base: string): Map<string, URL> | undefined {

@@ -1,4 +1,5 @@
-import { notApplicable, type ResponseCheck } from '../check.ts';
+import { notApplicable } from '../model/skip.ts';
+import type { ResponseCheck } from '../model/check.ts';
 
 /** With --max-response-time, every response arrives within the budget. Off otherwise. */
 export const maxResponseTime: ResponseCheck = {

@@ -1,18 +1,11 @@
-import {
-  answered,
-  describeAnswers,
-  identities,
-  noEvidence,
-  preview,
-  recordsOf,
-  sendEach,
-  type Finding,
-  type OperationContext,
-  type ScenarioCheck,
-} from '../check.ts';
+import { answered, describeAnswers, identities, preview, recordsOf } from '../model/answers.ts';
+import { noEvidence } from '../model/skip.ts';
+import { sendEach } from '../moment/at-once.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
 import type { Exchange } from '../types.ts';
-import { pageSizeRange } from '../explore/generated-request.ts';
-import { ambiguousIntegerForms, generatedInvalidIntegers, invalidIntegerValues, type AmbiguousForm } from './invalid-values.ts';
+import { pageSizeRange } from '../material/generated-request.ts';
+import { ambiguousIntegerForms, generatedInvalidIntegers, invalidIntegerValues, type AmbiguousForm } from '../material/invalid-values.ts';
 
 /** Generated invalid values per parameter, besides the fixed edges. */
 const GENERATED = 6;

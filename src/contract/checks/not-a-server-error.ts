@@ -1,5 +1,5 @@
-import type { ResponseCheck } from '../check.ts';
-import { preview } from '../check.ts';
+import type { ResponseCheck } from '../model/check.ts';
+import { preview } from '../model/answers.ts';
 
 /** No request the kit sends, however odd, gets a 5xx. */
 export const notAServerError: ResponseCheck = {

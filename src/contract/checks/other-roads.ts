@@ -1,5 +1,8 @@
-import { describeAnswers, noEvidence, notApplicable, preview, sendEach, type Finding, type ScenarioCheck } from '../check.ts';
-import type { SendOptions } from '../http-client.ts';
+import { describeAnswers, preview } from '../model/answers.ts';
+import { noEvidence, notApplicable } from '../model/skip.ts';
+import { sendEach } from '../moment/at-once.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
 
 /** One road to the listing other than GET on its path, sent without any credential. */

@@ -1,20 +1,10 @@
-import {
-  answered,
-  countAgain,
-  describeAnswers,
-  identities,
-  listingTotal,
-  needListing,
-  noEvidence,
-  pageQuery,
-  preview,
-  recordsOf,
-  sizeExchanges,
-  type Finding,
-  type Listing,
-  type OperationContext,
-  type ScenarioCheck,
-} from '../check.ts';
+import { answered, describeAnswers, identities, preview, recordsOf } from '../model/answers.ts';
+import { countAgain } from '../moment/at-once.ts';
+import { listingTotal, needListing, sizeExchanges, type Listing } from '../model/listing.ts';
+import { noEvidence } from '../model/skip.ts';
+import { pageQuery } from '../model/listing-query.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
 
 /**
  * A page past the end is 200 [] (assumed: a warning; records there are an error). Past --max-pages the end

@@ -1,18 +1,9 @@
-import {
-  answered,
-  describeAnswers,
-  listingTotal,
-  needListing,
-  noEvidence,
-  pageQuery,
-  pagesHolding,
-  recordsOf,
-  sizeExchanges,
-  unusable,
-  type Finding,
-  type OperationContext,
-  type ScenarioCheck,
-} from '../check.ts';
+import { answered, describeAnswers, recordsOf, unusable } from '../model/answers.ts';
+import { listingTotal, needListing, pagesHolding, sizeExchanges } from '../model/listing.ts';
+import { noEvidence } from '../model/skip.ts';
+import { pageQuery } from '../model/listing-query.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
 import type { Exchange } from '../types.ts';
 
 /**

@@ -1,17 +1,9 @@
-import {
-  identities,
-  needListing,
-  listingTotal,
-  needRecords,
-  pageQuery,
-  pagesHolding,
-  recheckOf,
-  recordsOf,
-  type Finding,
-  type Listing,
-  type OperationContext,
-  type ScenarioCheck,
-} from '../check.ts';
+import { identities, needRecords, recordsOf } from '../model/answers.ts';
+import { needListing, listingTotal, pagesHolding, type Listing } from '../model/listing.ts';
+import { pageQuery } from '../model/listing-query.ts';
+import { recheckOf } from '../moment/at-once.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is

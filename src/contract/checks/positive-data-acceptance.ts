@@ -1,6 +1,9 @@
-import { answered, describeAnswers, noEvidence, pageQuery, recordsOf, unusable, type Finding, type ScenarioCheck } from '../check.ts';
+import { answered, describeAnswers, recordsOf, unusable } from '../model/answers.ts';
+import { noEvidence } from '../model/skip.ts';
+import { pageQuery } from '../model/listing-query.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { Exchange } from '../types.ts';
-import { boundaryIntegerValues } from './invalid-values.ts';
+import { boundaryIntegerValues } from '../material/invalid-values.ts';
 
 /** page 1, pageSize at its minimum and maximum, and an unknown extra parameter get 200 with an array. */
 export const positiveDataAcceptance: ScenarioCheck = {

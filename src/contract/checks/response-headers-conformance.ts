@@ -1,6 +1,6 @@
-import type { ResponseCheck } from '../check.ts';
-import { documentedResponse } from './documented-response.ts';
-import { needsResponse } from './needs.ts';
+import type { ResponseCheck } from '../model/check.ts';
+import { documentedResponse } from '../material/documented-response.ts';
+import { needsResponse } from '../material/needs.ts';
 
 /** Documented response headers (X-Total-Count, Link), when present, match their schemas. Headers are assumed: warnings. */
 export const responseHeadersConformance: ResponseCheck = {

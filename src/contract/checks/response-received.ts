@@ -1,4 +1,4 @@
-import type { ResponseCheck } from '../check.ts';
+import type { ResponseCheck } from '../model/check.ts';
 
 /** Every request gets a complete response within the timeout and under the body cap. */
 export const responseReceived: ResponseCheck = {

@@ -1,11 +1,12 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
-import type { Finding, OperationContext, ResponseCheck } from '../check.ts';
-import { preview } from '../check.ts';
+import type { Finding, ResponseCheck } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
+import { preview } from '../model/answers.ts';
 import type { SchemaIssue } from '../../spec/schema-validator.ts';
 import type { Exchange } from '../types.ts';
-import { documentedResponse } from './documented-response.ts';
-import { needsResponse } from './needs.ts';
+import { documentedResponse } from '../material/documented-response.ts';
+import { needsResponse } from '../material/needs.ts';
 
 /**
  * Every response body matches its documented schema, checked by the spec's one schema validator (Ajv,

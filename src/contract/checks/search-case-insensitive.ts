@@ -1,6 +1,9 @@
-import type { ScenarioCheck } from '../check.ts';
-import { identities, needListing, needRecords, noEvidence, pageQuery, recordsOf } from '../check.ts';
-import { pickSearchTerm } from './search-term.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import { identities, needRecords, recordsOf } from '../model/answers.ts';
+import { needListing } from '../model/listing.ts';
+import { noEvidence } from '../model/skip.ts';
+import { pageQuery } from '../model/listing-query.ts';
+import { pickSearchTerm } from '../material/search-term.ts';
 
 /** Searching a term in other letter case gives the same records (assumed: a warning). */
 export const searchCaseInsensitive: ScenarioCheck = {

@@ -1,7 +1,10 @@
-import type { Finding, ScenarioCheck } from '../check.ts';
-import { identities, identity, needListing, needRecords, noEvidence, pageQuery, pagesHolding, recordsOf, tooLong } from '../check.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import { identities, identity, needRecords, recordsOf } from '../model/answers.ts';
+import { needListing, pagesHolding, tooLong } from '../model/listing.ts';
+import { noEvidence } from '../model/skip.ts';
+import { pageQuery } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
-import { containsTerm, pickSearchTerm } from './search-term.ts';
+import { containsTerm, pickSearchTerm } from '../material/search-term.ts';
 
 /** A term taken from a record finds that record, and every result contains the term (assumed: warnings). */
 export const searchFindsRecord: ScenarioCheck = {

@@ -1,6 +1,7 @@
-import type { ScenarioCheck } from '../check.ts';
-import { needListing, needRecords, preview, recordsOf } from '../check.ts';
-import { noMatchTerm } from './search-term.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import { needListing } from '../model/listing.ts';
+import { needRecords, preview, recordsOf } from '../model/answers.ts';
+import { noMatchTerm } from '../material/search-term.ts';
 
 /**
  * A term no record can contain gives no records. The interface states the search parameter, so a server

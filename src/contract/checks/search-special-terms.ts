@@ -1,8 +1,11 @@
-import type { Finding, ScenarioCheck } from '../check.ts';
-import { describeAnswers, needListing, noEvidence, preview, recordsOf, sendEach } from '../check.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import { describeAnswers, preview, recordsOf } from '../model/answers.ts';
+import { needListing } from '../model/listing.ts';
+import { noEvidence } from '../model/skip.ts';
+import { sendEach } from '../moment/at-once.ts';
 import type { Exchange } from '../types.ts';
-import { hazardTerms } from './hazard-terms.ts';
-import { searchAnswerFinding } from './lenient-match.ts';
+import { hazardTerms } from '../material/hazard-terms.ts';
+import { searchAnswerFinding } from '../material/lenient-match.ts';
 
 /**
  * Special characters and long terms never give a 5xx (not_a_server_error reports those), and whatever

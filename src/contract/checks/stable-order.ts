@@ -1,4 +1,8 @@
-import { identities, needListing, needRecords, pageQuery, recheckOf, recordsOf, type ScenarioCheck } from '../check.ts';
+import { identities, needRecords, recordsOf } from '../model/answers.ts';
+import { needListing } from '../model/listing.ts';
+import { pageQuery } from '../model/listing-query.ts';
+import { recheckOf } from '../moment/at-once.ts';
+import type { ScenarioCheck } from '../model/check.ts';
 
 /** The same request twice gives the same records in the same order. */
 export const stableOrder: ScenarioCheck = {

@@ -1,5 +1,5 @@
-import type { ResponseCheck } from '../check.ts';
-import { documentedResponse, severityForStatus } from './documented-response.ts';
+import type { ResponseCheck } from '../model/check.ts';
+import { documentedResponse, severityForStatus } from '../material/documented-response.ts';
 
 /**
  * Every status is documented for the operation. prism-http only warns about an undocumented one; here it

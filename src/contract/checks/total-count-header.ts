@@ -1,6 +1,12 @@
-import type { Finding, Listing, OperationContext, ScenarioCheck } from '../check.ts';
-import { countAgain, listingTotal, needListing, needRecords, notApplicable, pageQuery, sizeExchanges } from '../check.ts';
-import { noMatchTerm } from './search-term.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { Listing } from '../model/listing.ts';
+import type { OperationContext } from '../model/context.ts';
+import { countAgain } from '../moment/at-once.ts';
+import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
+import { needRecords } from '../model/answers.ts';
+import { notApplicable } from '../model/skip.ts';
+import { pageQuery } from '../model/listing-query.ts';
+import { noMatchTerm } from '../material/search-term.ts';
 
 /** When sent, X-Total-Count is an integer equal to the records counted, after search (assumed: warnings). */
 export const totalCountHeader: ScenarioCheck = {

@@ -1,11 +1,12 @@
-import { firstPage, LISTING_READ, pageQuery, type OperationContext } from '../check.ts';
-import { readListing } from '../read-listing.ts';
-import { missingKeys, wrongKeys, type AuthVariant } from '../checks/wrong-keys.ts';
-import type { SendOptions } from '../http-client.ts';
+import { firstPage, LISTING_READ, pageQuery } from '../model/listing-query.ts';
+import type { OperationContext } from '../model/context.ts';
+import { readListing } from '../moment/read-listing.ts';
+import { missingKeys, wrongKeys, type AuthVariant } from '../material/wrong-keys.ts';
+import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
-import { resolveRequest, type GeneratedRequest, type ResolvedRequest } from './generated-request.ts';
-import { coveringSet } from './covering-set.ts';
-import { createListingModel, type ListingModel } from './listing-model.ts';
+import { resolveRequest, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
+import { coveringSet } from '../material/covering-set.ts';
+import { createListingModel, type ListingModel } from '../material/listing-model.ts';
 import { createQueryMemo, createReferencePages } from './reference-pages.ts';
 
 /** What the exploration checks of one operation share: the model, the target's reference pages, sent queries. */

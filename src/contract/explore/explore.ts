@@ -1,6 +1,9 @@
 import fc from 'fast-check';
-import { answered, describeAnswers, noEvidence, type Finding, type OperationContext, type Skip } from '../check.ts';
-import { REREADS, stillDuring } from '../live-data.ts';
+import { answered, describeAnswers } from '../model/answers.ts';
+import { noEvidence, type Skip } from '../model/skip.ts';
+import type { Finding } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
+import { REREADS, stillDuring } from '../moment/live-data.ts';
 import type { Exchange } from '../types.ts';
 import type { Resync } from './exploration-state.ts';
 

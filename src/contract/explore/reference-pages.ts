@@ -1,7 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { createReplayCache } from './replay-cache.ts';
-import { largestPageSize, recordsOf, type OperationContext } from '../check.ts';
-import type { SendOptions } from '../http-client.ts';
+import { largestPageSize } from '../model/listing-query.ts';
+import { recordsOf } from '../model/answers.ts';
+import type { OperationContext } from '../model/context.ts';
+import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
 
 /** Records of the target's own answer for a search (and the pages read for them), or the exchange that did not give them. */

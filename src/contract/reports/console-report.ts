@@ -1,5 +1,5 @@
-import { preview } from '../check.ts';
-import { toCurl } from '../curl.ts';
+import { preview } from '../model/answers.ts';
+import { toCurl } from './curl.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Verdict } from '../types.ts';
 

@@ -1,4 +1,4 @@
-import { toCurl } from '../curl.ts';
+import { toCurl } from './curl.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { ContractReport, Exchange } from '../types.ts';
 

@@ -1,4 +1,4 @@
-import { toCurl } from '../curl.ts';
+import { toCurl } from './curl.ts';
 import { harLine, replayCommand } from './console-report.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Failure } from '../types.ts';

@@ -1,0 +1,60 @@
+import { answerTally } from '../model/answers.ts';
+import { noEvidence } from '../model/skip.ts';
+import { outcomeBase, type Finding, type ResponseCheck } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
+import { comparePlaces } from '../client/exchange-recorder.ts';
+import type { Place } from '../types.ts';
+import type { CheckOutcome, Exchange, Failure } from '../types.ts';
+
+interface Folded {
+  failure: Failure;
+  /** Where the failure shown was first seen: its exchange's place, then the finding's index in it. */
+  at: Place;
+  occurrences: number;
+}
+
+/**
+ * Applies the response checks to every answer of one operation as it arrives, folding repeats of one failure
+ * into a count, and keeping nothing else of the answers: the failure shown is the one seen first in the run's
+ * order, and failures come in that order, so the outcomes do not depend on when answers arrived.
+ *
+ * @example
+ * const judge = createResponseJudge(checks, context);
+ * judge.inspect(exchange, place); // for each answer
+ * const outcomes = judge.outcomes();
+ */
+export function createResponseJudge(checks: readonly ResponseCheck[], context: OperationContext) {
+  const tally = answerTally();
+  // A check skipped whatever the answers (opt-in, not asked for) looks at none.
+  const judged = checks.map((check) => ({ check, skip: check.skip?.(context), found: false, folded: new Map<string, Folded>() }));
+  const base = (check: ResponseCheck) => outcomeBase(check, context.operation.operationId);
+  return {
+    inspect(exchange: Exchange, place: Place): void {
+      tally.add(exchange);
+      for (const entry of judged) {
+        if (entry.skip) continue;
+        if (entry.check.needs?.found(exchange)) entry.found = true;
+        entry.check.inspect(exchange, context).forEach((finding: Finding, i) => {
+          const at = [...place, i];
+          const key = `${finding.severity}|${finding.message.replace(/\[\d+\]/g, '[*]')}`;
+          const seen = entry.folded.get(key);
+          if (!seen) entry.folded.set(key, { failure: { ...finding, ...base(entry.check) }, at, occurrences: 1 });
+          else {
+            seen.occurrences += 1;
+            if (comparePlaces(at, seen.at) < 0) Object.assign(seen, { failure: { ...finding, ...base(entry.check) }, at });
+          }
+        });
+      }
+    },
+    outcomes(): CheckOutcome[] {
+      return judged.map(({ check, skip: skipped, found, folded }) => {
+        const skip = skipped ?? (check.needs && !found ? noEvidence(`${check.needs.missing}: ${tally.describe()}`) : undefined);
+        if (skip) return { ...base(check), status: 'skipped', failures: [], skipReason: skip.skip, skipCause: skip.cause };
+        const failures = [...folded.values()]
+          .sort((a, b) => comparePlaces(a.at, b.at))
+          .map(({ failure, occurrences }) => (occurrences > 1 ? { ...failure, occurrences } : failure));
+        return { ...base(check), status: 'passed', failures };
+      });
+    },
+  };
+}

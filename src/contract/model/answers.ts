@@ -1,0 +1,95 @@
+// What an exchange's answer holds and how it is told in a few words: records, identities, previews, tallies.
+import type { Exchange } from '../types.ts';
+import { type Skip, noEvidence } from './skip.ts';
+import type { Finding } from './check.ts';
+
+/** The records of a 200 JSON array response, or undefined when the response is anything else. */
+export function recordsOf(exchange: Exchange): Record<string, unknown>[] | undefined {
+  const { response } = exchange;
+  if (response?.status !== 200 || !Array.isArray(response.json)) return undefined;
+  return response.json as Record<string, unknown>[];
+}
+
+/** A short, stable identity for a record: its id when it has one, else its JSON. */
+export const identity = (record: unknown): string =>
+  typeof record === 'object' && record !== null && typeof (record as { id?: unknown }).id === 'string'
+    ? (record as { id: string }).id
+    : JSON.stringify(record);
+
+/** Cuts a value's text for a report line. */
+export function preview(value: unknown, max = 120): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * Whether a response can serve as evidence of how the target treats a request: it answered, and
+ * neither with a server error (not_a_server_error's to report) nor a redirect (never followed, so
+ * the real answer is unseen).
+ */
+export function answered(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && !exchange.error && (status < 300 || (status >= 400 && status < 500));
+}
+
+/** What one exchange got, in a few words: `503 text/html`, `302 to https://…`, or the transport error. */
+export function describeAnswer(exchange: Exchange): string {
+  const response = exchange.response;
+  if (!response) return exchange.error ?? 'no response';
+  const type = response.headers['content-type']?.split(';')[0]?.trim();
+  const location = response.headers.location;
+  const what = `${response.status}${location ? ` to ${preview(location, 60)}` : type ? ` ${type}` : ''}`;
+  return exchange.error ? `${what} (${exchange.error})` : what;
+}
+
+/**
+ * A count of what exchanges got, kept as they come: as small as the number of different answers, and described
+ * the same whatever order they came in (most frequent first, ties in alphabetical order).
+ *
+ * @example
+ * const tally = answerTally();
+ * tally.add(exchange);
+ * tally.describe(); // 'the request got 503 text/html'
+ */
+export function answerTally() {
+  const counts = new Map<string, number>();
+  let total = 0;
+  return {
+    add(exchange: Exchange): void {
+      const what = describeAnswer(exchange);
+      counts.set(what, (counts.get(what) ?? 0) + 1);
+      total += 1;
+    },
+    describe(): string {
+      if (total === 0) return 'no request was sent';
+      if (counts.size === 1) return `${total === 1 ? 'the request' : 'every request'} got ${[...counts.keys()][0]}`;
+      const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+      return `the requests got ${top.map(([what, n]) => `${n}x ${what}`).join(', ')}${counts.size > 3 ? ', …' : ''}`;
+    },
+  };
+}
+
+/** What a set of exchanges got: `every request got 503 text/html`, or the commonest answers with counts. */
+export function describeAnswers(exchanges: readonly Exchange[]): string {
+  const tally = answerTally();
+  for (const exchange of exchanges) tally.add(exchange);
+  return tally.describe();
+}
+
+/**
+ * No evidence unless every exchange is a 200 JSON array: the skip to return, naming what came back
+ * instead, or undefined when they all are.
+ */
+export function needRecords(exchanges: readonly Exchange[], what: string): Skip | undefined {
+  const bad = exchanges.filter((e) => !recordsOf(e));
+  return bad.length === 0 ? undefined : noEvidence(`${what} needs 200 JSON arrays, but ${describeAnswers(bad)}`);
+}
+
+/** A finding for a request whose response was not the listing it needed. */
+export function unusable(exchange: Exchange, severity: Finding['severity'], what: string): Finding {
+  const got = exchange.error ?? `status ${exchange.response?.status}, body ${preview(exchange.response?.text ?? '', 80)}`;
+  return { severity, message: `${what}: the response was not a 200 JSON array`, expected: '200 with a JSON array', actual: got, exchange };
+}
+
+/** The identities of records, to compare listings. */
+export const identities = (records: readonly unknown[]): string[] => records.map(identity);

@@ -1,0 +1,39 @@
+// What a check sees of the operation under test: the spec's facts, the run's settings and a way to send.
+import type { PairTally } from './pair-tally.ts';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import type { ListingParameters } from '../../spec/listing-parameters.ts';
+import type { Operation } from '../../spec/operations.ts';
+import type { SendOptions } from '../client/http-client.ts';
+import type { SchemaValidator } from '../../spec/schema-validator.ts';
+import type { PrismValidator } from './prism.ts';
+import type { Exchange } from '../types.ts';
+import type { Listing } from './listing.ts';
+
+/** What a check knows of the operation under test and how it talks to the target. */
+export interface OperationContext {
+  readonly operation: Operation;
+  readonly document: OpenAPIObject;
+  readonly parameters: ListingParameters;
+  /** Judges headers of exchanges (prism-http). */
+  readonly prism: PrismValidator;
+  /** Judges bodies and records: the spec's schemas as a server under test is held to them (its target view). */
+  readonly schemas: SchemaValidator;
+  readonly maxResponseTimeMs?: number;
+  /** Seed of the generated requests, and how many each exploration sends. */
+  readonly seed: number;
+  readonly examples: number;
+  /** The key the run sends (to derive wrong keys that resemble it); never shown. */
+  readonly apiKey: string | undefined;
+  /** Requests the run may have in flight: above 1, a check may send requests it will need ahead, at once. */
+  readonly concurrency: number;
+  /** Whether a path can be sent as written (a network target; an in-process fetch takes parsed Requests). */
+  readonly pathsAsWritten: boolean;
+  /** GET the operation's path with `query`; the exchange is recorded for the response checks. */
+  send(query: Readonly<Record<string, string>>, options?: SendOptions): Promise<Exchange>;
+  /** The whole listing (cached; bounded by --max-pages). */
+  listing(): Promise<Listing>;
+  /** The listing if a check has asked for it, else undefined (nothing is sent). */
+  listingRead(): Promise<Listing> | undefined;
+  /** The pairs of parameter classes the explorations' covering set judged (one tally per operation). */
+  readonly pairs: PairTally;
+}

@@ -1,0 +1,156 @@
+import { firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
+import { identities, recordsOf } from '../model/answers.ts';
+import type { Finding } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
+import type { Exchange } from '../types.ts';
+
+/** Re-reads of the first page when its answers differ, to tell data that lives from answers that are broken. */
+export const REREADS = 3;
+
+/** What the first page did over a run. */
+export type Change =
+  | { readonly kind: 'none' }
+  /** The same records in another order on re-reads of one request: the order is unstable, the data is not changing. */
+  | { readonly kind: 'shuffled'; readonly finding: Finding }
+  /** Records came or went: findings that compare answers read at different moments may be the change's doing. */
+  | { readonly kind: 'changed'; readonly why: string }
+  /**
+   * The answers went back and forth between versions a few records apart at the head: replicas behind a load
+   * balancer, one behind the other. No pair of requests can be known to come from one version.
+   */
+  | { readonly kind: 'replicas'; readonly why: string };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Calls `attempt` up to {@link REREADS} times, `intervalMs` apart, until it tells something (not undefined)
+ * or `stop` is aborted; resolves with what it told, or undefined.
+ *
+ * @example
+ * const verdict = await untilTold(1_000, deadline, async () => ((await recheck()) ? undefined : 'explained'));
+ */
+export async function untilTold<T>(intervalMs: number, stop: AbortSignal, attempt: () => Promise<T | undefined>): Promise<T | undefined> {
+  for (let n = 0; n < REREADS && !stop.aborted; n += 1) {
+    if (n > 0) await sleep(intervalMs);
+    const told = await attempt();
+    if (told !== undefined) return told;
+  }
+  return undefined;
+}
+const order = (exchange: Exchange) => identities(recordsOf(exchange)!).join();
+const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join();
+
+/**
+ * The first page (at the default size), as the run's first request read it, against three reads in a row at
+ * the end of the run. When they differ, it is read {@link REREADS} times more (three in a row each), `intervalMs` apart: the same
+ * set of records in a new order each time is `shuffled` (stable_order's error, however the rest of the data
+ * behaves), and so are answers going back and forth that records arriving cannot explain; back and forth
+ * between versions a few records apart at the head is `replicas`; other records, or another count, `changed`.
+ *
+ * @example
+ * const change = await observeChange(context, probe, 1_000);
+ * if (change.kind === 'shuffled') report(change.finding);
+ */
+export async function observeChange(context: OperationContext, probe: Exchange, intervalMs: number): Promise<Change> {
+  if (!recordsOf(probe)) return { kind: 'none' };
+  // Three reads in a row at the end, and at each re-read: answers that alternate request by request (replicas
+  // taking turns) show as a first and third read that agree around a second that differs.
+  const three = async () => {
+    const got = [await context.send({}), await context.send({}), await context.send({})];
+    return got.every((e) => recordsOf(e)) ? got : undefined;
+  };
+  const end = await three();
+  if (!end) return { kind: 'none' };
+  const count = (e: Exchange) => e.response?.headers['x-total-count'];
+  const key = (e: Exchange) => `${order(e)}|${count(e)}`;
+  if (end.every((e) => key(e) === key(probe))) return { kind: 'none' };
+  const groups = [end];
+  for (let n = 0; n < REREADS; n += 1) {
+    await sleep(intervalMs);
+    const later = await three();
+    if (later) groups.push(later);
+  }
+  const reads = [probe, ...groups.flat()];
+  const turns = groups.some(([x, y, z]) => key(x!) === key(z!) && key(x!) !== key(y!));
+  const sets = new Set(reads.map(set));
+  const orders = new Set(reads.map(order));
+  if (sets.size === 1 && orders.size > 2) {
+    return {
+      kind: 'shuffled',
+      finding: {
+        severity: 'error',
+        message: `the same request gave the same ${recordsOf(probe)!.length} records in ${orders.size} orders over ${reads.length} reads (${REREADS} of them ${intervalMs / 1000} s apart)`,
+        expected: 'one order',
+        actual: [...orders].slice(0, 2).join(' | '),
+        exchange: reads.at(-1)!,
+        absolute: true,
+      },
+    };
+  }
+  const states = reads.map(order);
+  // A version seen again after another one, or a record gone from one read and back in a later one: the
+  // target serves several versions at once (growth alone only adds records at the head, and pushes others out).
+  const held = reads.map((read) => new Set(identities(recordsOf(read)!)));
+  const returned = held.some((ids, k) =>
+    [...ids].some((id) => held.slice(0, k).some((h, i) => h.has(id) && held.slice(i + 1, k).some((g) => !g.has(id)))),
+  );
+  const back = turns || returned || states.some((state, i) => i > 1 && states.slice(0, i - 1).includes(state) && states[i - 1] !== state);
+  if (back) {
+    const versions = [...new Set(states)].map((state) => state.split(','));
+    const lag = versions.every((a) => versions.every((b) => a === b || headShifted(a, b)));
+    if (!lag) {
+      return {
+        kind: 'shuffled',
+        finding: {
+          severity: 'error',
+          message: `the same request went back and forth between ${versions.length} answers over ${reads.length} reads, which records arriving or leaving cannot explain`,
+          expected: 'one answer, or answers that differ only by records at the head (data that changed, replicas behind)',
+          actual: [...new Set(states)].slice(0, 2).join(' | '),
+          exchange: reads.at(-1)!,
+          absolute: true,
+        },
+      };
+    }
+    return {
+      kind: 'replicas',
+      why: `the first page went back and forth between ${versions.length} versions a few records apart, as replicas behind a load balancer do`,
+    };
+  }
+  if (sets.size > 1) return { kind: 'changed', why: 'the first page held other records at the end of the run than at its start' };
+  if (orders.size > 1) return { kind: 'changed', why: 'the first page changed order once during the run' };
+  return { kind: 'changed', why: `X-Total-Count went from ${count(probe)} to ${count(end[0]!)} during the run` };
+}
+
+/**
+ * Whether the data stood still while `during` ran: the first page at the largest size, read twice at once
+ * just before and just after (twice, so that replicas taking turns show), holds the same records in the same
+ * order (and the same count, when sent) every time.
+ */
+export async function stillDuring<T>(context: OperationContext, during: () => Promise<T>): Promise<{ result: T; still: boolean }> {
+  const query = pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters));
+  // Each pair at once: replicas taking turns answer one request each.
+  const pair = () => Promise.all([context.send(query), context.send(query)]);
+  const reads = await pair();
+  const result = await during();
+  reads.push(...(await pair()));
+  const key = (e: Exchange) => (recordsOf(e) ? `${order(e)}|${e.response?.headers['x-total-count']}` : undefined);
+  const keys = reads.map(key);
+  return { result, still: keys[0] !== undefined && keys.every((k) => k === keys[0]) };
+}
+
+/**
+ * Whether two answers to one request are one listing at two moments: the records both hold keep their order,
+ * and the others lie at the head (arrived) or the tail (pushed past the page, or arrived in the other).
+ */
+export function headShifted(a: readonly string[], b: readonly string[]): boolean {
+  const inB = new Set(b);
+  const inA = new Set(a);
+  const common = a.filter((id) => inB.has(id));
+  if (common.join() !== b.filter((id) => inA.has(id)).join()) return false;
+  const outside = (list: readonly string[], other: Set<string>) => {
+    const first = list.findIndex((id) => other.has(id));
+    const last = list.length - 1 - [...list].reverse().findIndex((id) => other.has(id));
+    return first < 0 || list.slice(first, last + 1).every((id) => other.has(id));
+  };
+  return outside(a, inB) && outside(b, inA);
+}

@@ -1,0 +1,55 @@
+import { identities, recordsOf } from '../model/answers.ts';
+import type { HttpClient } from '../client/http-client.ts';
+import type { Exchange } from '../types.ts';
+
+/** Copies of each plain listing request a {@link newestCopy} client sends at once. */
+export const COPIES = 3;
+
+const discarded = new WeakMap<Exchange, readonly Exchange[]>();
+
+/** The copies sent with `exchange` by a {@link newestCopy} client and not kept (none for any other exchange). */
+export const otherCopies = (exchange: Exchange): readonly Exchange[] => discarded.get(exchange) ?? [];
+
+/**
+ * Whether answer `a` to a request shows the listing at a later moment than `b` (more records arrived at the
+ * head): a record both hold sits further down in `a`; with none in common, a larger X-Total-Count, or more
+ * records, tells.
+ */
+export function isNewer(a: Exchange, b: Exchange): boolean {
+  const ra = identities(recordsOf(a)!);
+  const rb = identities(recordsOf(b)!);
+  const shared = ra.find((id) => rb.includes(id));
+  if (shared !== undefined && ra.indexOf(shared) !== rb.indexOf(shared)) return ra.indexOf(shared) > rb.indexOf(shared);
+  const count = (e: Exchange) => Number(e.response?.headers['x-total-count'] ?? Number.NaN);
+  if (count(a) !== count(b) && !Number.isNaN(count(a) - count(b))) return count(a) > count(b);
+  return ra.length > rb.length;
+}
+
+/**
+ * A client for a target served by replicas in turn, some behind the others: each plain listing request (no
+ * method or headers of its own, whatever its priority) is sent {@link COPIES} times at once, so that every
+ * replica likely answers it, and the answer of the newest version is kept. Requests so answered come from one
+ * version (the newest), as from one server whose data grows. An answer that is not a 200 array is kept as it
+ * is, to be judged.
+ *
+ * @example
+ * const context = createOperationContext(operation, document, newestCopy(client), judges, settings, track);
+ */
+export function newestCopy(client: HttpClient): HttpClient {
+  return {
+    secrets: client.secrets,
+    stats: client.stats,
+    async send(operationId, path, query, options) {
+      // Plain: nothing of its own but its place in the queue.
+      const { priority, ...own } = options ?? {};
+      if (Object.values(own).some((v) => v !== undefined)) return client.send(operationId, path, query, options);
+      const copies = await Promise.all(Array.from({ length: COPIES }, () => client.send(operationId, path, query, options)));
+      const kept = copies.find((copy) => !recordsOf(copy)) ?? copies.reduce((newest, copy) => (isNewer(copy, newest) ? copy : newest));
+      discarded.set(
+        kept,
+        copies.filter((copy) => copy !== kept),
+      );
+      return kept;
+    },
+  };
+}

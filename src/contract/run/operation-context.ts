@@ -1,0 +1,84 @@
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { listingParameters } from '../../spec/listing-parameters.ts';
+import type { Operation } from '../../spec/operations.ts';
+import { firstPage, largestPageSize, LISTING_READ, pageQuery } from '../model/listing-query.ts';
+import type { Listing } from '../model/listing.ts';
+import type { OperationContext } from '../model/context.ts';
+import { readListing } from '../moment/read-listing.ts';
+import type { HttpClient } from '../client/http-client.ts';
+import type { SchemaValidator } from '../../spec/schema-validator.ts';
+import type { PrismValidator } from '../model/prism.ts';
+import type { Track } from '../client/exchange-recorder.ts';
+import { createPairTally } from '../model/pair-tally.ts';
+
+/** Settings of a run that shape what checks send. */
+export interface ContextSettings {
+  readonly maxPages: number;
+  readonly maxResponseTimeMs?: number;
+  readonly seed: number;
+  readonly examples: number;
+  readonly apiKey: string | undefined;
+  /** Requests the run may have in flight at once: above 1, checks may send theirs ahead (1: one at a time, in order). */
+  readonly concurrency: number;
+  /** Whether a path can be sent as written (a network target; an in-process fetch takes parsed Requests). */
+  readonly pathsAsWritten: boolean;
+}
+
+/**
+ * Builds the context of one operation. Every request it sends is handed to `track` when it is made (so its
+ * place is the order of the requests, whatever order answers come back in), for the response checks to see
+ * all of them, whichever check sent them. With `shared`, the listing is that context's (read once, its
+ * exchanges tracked there), and so is the tally of pairs covered.
+ */
+export function createOperationContext(
+  operation: Operation,
+  document: OpenAPIObject,
+  client: HttpClient,
+  judges: { readonly prism: PrismValidator; readonly schemas: SchemaValidator },
+  settings: ContextSettings,
+  track: Track,
+  shared?: OperationContext,
+  /** The priority of the context's requests in the client's queue (see SendOptions.priority) unless they say. */
+  priority = 0,
+): OperationContext {
+  const parameters = listingParameters(operation);
+  let listing: Promise<Listing> | undefined;
+
+  const context: OperationContext = {
+    operation,
+    document,
+    parameters,
+    prism: judges.prism,
+    schemas: judges.schemas,
+    seed: settings.seed,
+    examples: settings.examples,
+    apiKey: settings.apiKey,
+    concurrency: settings.concurrency,
+    pathsAsWritten: settings.pathsAsWritten,
+    ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
+    send(query, options) {
+      const exchange = client.send(
+        operation.operationId,
+        options?.path ?? operation.path,
+        query,
+        priority === 0 ? options : { priority, ...options },
+      );
+      track(exchange);
+      return exchange;
+    },
+    listing() {
+      if (shared) return shared.listing();
+      listing ??= readListing(
+        (n, s) => context.send(pageQuery(context, n, s), LISTING_READ),
+        firstPage(parameters),
+        largestPageSize(parameters),
+        settings.maxPages,
+        settings.seed,
+      );
+      return listing;
+    },
+    listingRead: () => (shared ? shared.listingRead() : listing),
+    pairs: shared ? shared.pairs : createPairTally(),
+  };
+  return context;
+}

@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { HttpClient } from '../../../src/contract/client/http-client.ts';
+import { COPIES, isNewer, newestCopy } from '../../../src/contract/moment/newest-copy.ts';
+import type { Exchange } from '../../../src/contract/types.ts';
+
+const answer = (ids: readonly string[], count?: number, status = 200): Exchange => ({
+  operationId: 'listAlerts',
+  request: { method: 'GET', url: 'http://t/alert', headers: {} },
+  response: {
+    status,
+    headers: count === undefined ? {} : { 'x-total-count': String(count) },
+    text: '',
+    json: ids.map((id) => ({ id })),
+    durationMs: 0,
+  },
+});
+const listing = (n: number) => Array.from({ length: n }, (_, i) => `r${n - i}`);
+
+describe('isNewer: which of two answers to one request shows the listing later', () => {
+  it('tells a page read after records arrived at the head from the same page read before, either way round', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 2, max: 25 }),
+        fc.integer({ min: 0, max: 3 }),
+        (arrived, size, page) => {
+          const before = listing(200);
+          const after = listing(200 + arrived);
+          fc.pre(arrived < size);
+          const at = (ids: string[]) => answer(ids.slice(page * size, (page + 1) * size));
+          expect(isNewer(at(after), at(before))).toBe(true);
+          expect(isNewer(at(before), at(after))).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('with no record in common, a larger X-Total-Count, else more records, is newer; equal answers are not', () => {
+    expect(isNewer(answer(['a'], 11), answer(['b'], 10))).toBe(true);
+    expect(isNewer(answer(['a'], 10), answer(['b'], 11))).toBe(false);
+    expect(isNewer(answer(['new']), answer([]))).toBe(true);
+    expect(isNewer(answer(['a', 'b'], 2), answer(['a', 'b'], 2))).toBe(false);
+  });
+});
+
+describe('newestCopy: each plain listing request answered by the newest of its copies', () => {
+  const replicas = (extra: Partial<Exchange['response']> = {}) => {
+    const sent: unknown[] = [];
+    let n = 0;
+    const client: HttpClient = {
+      secrets: { headerValues: [] },
+      stats: { sent: 0, retried: 0, cut: 0 },
+      async send(_op, _path, query, options) {
+        sent.push(options ?? query);
+        n += 1;
+        // Two replicas in turn, the first one record behind.
+        const base = answer(n % 2 ? listing(49).slice(0, 20) : listing(50).slice(0, 20));
+        return { ...base, response: { ...base.response!, ...extra } };
+      },
+    };
+    return { client: newestCopy(client), sent };
+  };
+
+  it(`sends ${COPIES} copies at once and keeps the newest answer`, async () => {
+    const { client, sent } = replicas();
+    const got = await client.send('listAlerts', '/alert', { page: '1' });
+    expect(sent).toHaveLength(COPIES);
+    expect((got.response!.json as { id: string }[])[0]!.id).toBe('r50');
+  });
+
+  it('sends a request with a method, headers or key of its own once, and keeps an answer that is not a 200 array', async () => {
+    const once = replicas();
+    await once.client.send('listAlerts', '/alert', {}, { apiKey: null });
+    expect(once.sent).toEqual([{ apiKey: null }]);
+    const broken = replicas({ status: 500 });
+    expect((await broken.client.send('listAlerts', '/alert', {})).response!.status).toBe(500);
+  });
+});

@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readListing } from '../../../src/contract/moment/read-listing.ts';
+import type { Exchange } from '../../../src/contract/types.ts';
+
+/** Page `page` of size `size` of a listing of `count` records, as an exchange. */
+const pageOf = (count: number, page: number, size: number): Exchange => {
+  const records = [];
+  for (let i = (page - 1) * size; i < Math.min(count, page * size); i += 1) records.push({ id: `r${i}` });
+  return {
+    operationId: 'list',
+    request: { method: 'GET', url: `http://t.test/list?page=${page}&pageSize=${size}`, headers: {} },
+    response: { status: 200, headers: {}, text: JSON.stringify(records), json: records, durationMs: 0 },
+  };
+};
+
+describe('reading a listing longer than --max-pages', () => {
+  it('finds the end of any listing in O(log n) requests, with the count and the last page right', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2_000_000 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.nat(),
+        async (count, maxPages, size, seed) => {
+          const asked: number[] = [];
+          const listing = await readListing(
+            async (page, s) => {
+              asked.push(page);
+              return pageOf(count, page, s);
+            },
+            1,
+            size,
+            maxPages,
+            seed,
+          );
+          if (count < maxPages * size) {
+            expect(listing.complete).toBe(true);
+            expect(listing.records).toHaveLength(count);
+            return;
+          }
+          expect(listing.complete).toBe(false);
+          expect(listing.records).toHaveLength(maxPages * size);
+          expect(listing.end?.total).toBe(count);
+          const last = Math.ceil(count / size);
+          expect(listing.end?.last.page).toBe(last);
+          expect(listing.end?.last.records.length).toBe(count - (last - 1) * size);
+          // The gallop and the bisection: about 2 log2(pages) reads, plus at most 4 pairs.
+          const beyond = asked.length - maxPages;
+          expect(beyond).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(last / maxPages + 1)) + 2 + 8);
+          expect(new Set(asked).size).toBe(asked.length);
+        },
+      ),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it('samples the same pages for the same seed', async () => {
+    const pages = async (seed: number) => {
+      const asked: number[] = [];
+      await readListing(
+        async (page, size) => {
+          asked.push(page);
+          return pageOf(1_000_037, page, size);
+        },
+        1,
+        100,
+        50,
+        seed,
+      );
+      return asked;
+    };
+    expect(await pages(3)).toEqual(await pages(3));
+    expect(await pages(3)).not.toEqual(await pages(4));
+  });
+
+  it('says why when a page read to find the end is not a 200 array', async () => {
+    const listing = await readListing(
+      async (page, size) => (page > 60 ? { ...pageOf(0, 1, 1), response: undefined, error: 'timeout' } : pageOf(10_000, page, size)),
+      1,
+      100,
+      50,
+      1,
+    );
+    expect(listing.end).toBeUndefined();
+    expect(listing.endProblem).toMatch(/^page 100 of size 100, read to find where the listing ends, got timeout/);
+  });
+});
+
+describe('reading a listing whose records move while it is read', () => {
+  /**
+   * A window of `count` records: record `r(i)` is the i-th newest once `shift` have arrived. Each read after the
+   * first `still` moves it on by one, unless reads were sent together (before any answer was awaited).
+   */
+  function window(count: number, still: number) {
+    let shift = 0;
+    let reads = 0;
+    let sentTogether = 0;
+    const reader = async (page: number, size: number): Promise<Exchange> => {
+      reads += 1;
+      // Reads sent in the same tick share a moment: the window moves on between ticks, not within one.
+      if (sentTogether === 0 && reads > still) shift += 1;
+      sentTogether += 1;
+      queueMicrotask(() => (sentTogether = 0));
+      const records = [];
+      for (let i = (page - 1) * size; i < Math.min(count, page * size); i += 1) records.push({ id: `r${1_000_000 + shift - i}` });
+      return {
+        ...pageOf(0, page, size),
+        response: { status: 200, headers: {}, text: JSON.stringify(records), json: records, durationMs: 0 },
+      };
+    };
+    return { reader, reads: () => reads };
+  }
+
+  it('reads a window that moved between its pages again, all pages at once, and counts it whole', async () => {
+    const moving = window(250, 1);
+    const listing = await readListing(moving.reader, 1, 100, 50, 1);
+    // Read page by page, the record that left the tail while new ones arrived at the head would be missing.
+    expect(listing.complete).toBe(true);
+    expect(listing.records).toHaveLength(250);
+    expect(new Set(listing.records.map((r) => r.id)).size).toBe(250);
+  });
+
+  it('reads a still listing once', async () => {
+    const still = window(250, Number.POSITIVE_INFINITY);
+    const listing = await readListing(still.reader, 1, 100, 50, 1);
+    expect(listing.records).toHaveLength(250);
+    expect(still.reads()).toBe(3);
+  });
+});

@@ -1,0 +1,96 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { consoleReport } from '../../../src/contract/reports/console-report.ts';
+import { jsonReport } from '../../../src/contract/reports/json-report.ts';
+import { junitReport } from '../../../src/contract/reports/junit-report.ts';
+import { runContract } from '../../../src/contract/run/run-contract.ts';
+import { createApp } from '../../../src/server/create-app.ts';
+import { LISTINGS, spec } from '../../helpers.ts';
+
+const SECRET = 'sk_live_9a8b7c6d5e4f';
+const GATEWAY = 'gw-token-1f2e3d';
+const app = createApp({ spec, apiKeys: [SECRET], dataset: { seed: 9, counts: { alerts: 40, sensors: 12 } } });
+const secrets = { apiKey: SECRET, headerValues: [GATEWAY] };
+
+/** A target that breaks several checks and echoes the key back in bodies and headers, as careless servers do. */
+const leaky = async (request: Request) => {
+  const key = request.headers.get('x-api-key') ?? '';
+  const headers = new Headers(request.headers);
+  headers.set('x-api-key', SECRET); // auth ignored
+  const response = await app.fetch(new Request(request.url.replace('/v1/', '/'), { headers }));
+  const text = (await response.text()).replace('"id"', `"echo":"${key}","id"`);
+  const out = new Headers(response.headers);
+  out.set('x-debug-key', key);
+  if (response.status === 200) out.set('content-type', 'text/plain');
+  // A bad page crashes this server, with the key in the stack trace.
+  const status = new URL(request.url).searchParams.get('page') === '0' ? 500 : response.status;
+  return new Response(status === 500 ? `Error: bad page for key ${key}` : text, { status, headers: out });
+};
+
+const report = await runContract({
+  target: 'http://target.test/v1',
+  apiKey: SECRET,
+  document: spec.document,
+  headers: { 'x-gateway-token': GATEWAY },
+  fetch: leaky,
+});
+
+describe('reports', () => {
+  const outputs = { console: consoleReport(report, secrets), junit: junitReport(report, secrets), json: jsonReport(report, secrets) };
+
+  it.each(Object.keys(outputs))('never contain the key or a --header value (%s)', (format) => {
+    const text = outputs[format as keyof typeof outputs];
+    expect(report.conformant).toBe(false);
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(GATEWAY);
+    expect(text).toContain('$TEMPMON_API_KEY');
+  });
+
+  it('console: groups by check, shows expected, actual and a curl command, ends with the summary', () => {
+    const text = outputs.console;
+    expect(text).toMatch(/^FAIL ignored_auth: /m);
+    expect(text).toMatch(/listAlerts ERROR: no key was accepted\n {4}expected: 401 or 403 without records\n {4}actual: {3}200 /);
+    expect(text).toContain(`reproduce: curl -i -H 'x-gateway-token: <redacted>' 'http://target.test/v1/alert'`);
+    expect(text).toContain(
+      `curl -i -H 'x-gateway-token: <redacted>' -H "x-api-key: $TEMPMON_API_KEY" 'http://target.test/v1/alert?page=0'`,
+    );
+    const { passed, warned, failed, skipped } = report.summary;
+    expect(text.split('\n').at(-4)).toBe(`${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
+    expect(text.split('\n').at(-3)).toMatch(/requests; seed \d+ \(--seed \d+ replays the generated requests\)$/);
+    // The pairs of parameter classes the covering set judged, per listing, as the JSON report's coverage has them.
+    const pairs = report.coverage!.map((c) => `${c.operationId} ${c.pairs!.covered} of ${c.pairs!.total}`).join(', ');
+    expect(text.split('\n').at(-2)).toBe(`pairs of parameter classes covered: ${pairs}`);
+    expect(JSON.parse(outputs.json).coverage.map((c: { pairs: unknown }) => c.pairs)).toEqual(report.coverage!.map((c) => c.pairs));
+    expect(text.split('\n').at(-1)).toMatch(/^NOT conformant/);
+  });
+
+  it('JUnit: well-formed XML with one testcase per check per operation', () => {
+    expect(XMLValidator.validate(outputs.junit)).toBe(true);
+    const xml = new XMLParser({ ignoreAttributes: false }).parse(outputs.junit);
+    const suites = xml.testsuites.testsuite as { '@_name': string; testcase: { '@_name': string; failure?: unknown }[] }[];
+    expect(suites.map((s) => s['@_name'])).toEqual(LISTINGS.map((op) => op.operationId));
+    for (const suite of suites) {
+      expect(suite.testcase.map((t) => t['@_name'])).toEqual(
+        report.outcomes.filter((o) => o.operationId === suite['@_name']).map((o) => o.check),
+      );
+    }
+    const failures = suites.flatMap((s) => s.testcase).filter((t) => t.failure !== undefined).length;
+    expect(failures).toBe(report.summary.failed);
+    expect(Number(xml.testsuites['@_failures'])).toBe(report.summary.failed);
+  });
+
+  it('JSON: every outcome with its failures and reproducible requests', () => {
+    const data = JSON.parse(outputs.json);
+    expect(data.outcomes).toHaveLength(report.outcomes.length);
+    const failure = data.outcomes.find((o: { check: string }) => o.check === 'not_a_server_error').failures[0];
+    expect(failure.exchange.curl).toMatch(/^curl -i /);
+    expect(failure.exchange.response.status).toBe(500);
+    expect(data.summary).toEqual(report.summary);
+  });
+
+  it('folds a failure repeated across responses into one line with a count', () => {
+    const contentType = report.outcomes.find((o) => o.check === 'content_type_conformance' && o.operationId === 'listAlerts')!;
+    expect(contentType.failures).toHaveLength(1);
+    expect(contentType.failures[0]!.occurrences).toBeGreaterThan(10);
+  });
+});

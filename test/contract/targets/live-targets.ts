@@ -1,0 +1,150 @@
+// In-process targets whose data lives while the kit reads them, and broken ones that look alike. Time is
+// counted in requests, not milliseconds, so every run of a test sees the same changes at the same requests:
+// it moves on when a request arrives after an answer went out, so requests sent at once share a moment.
+// Auth, validation and errors are the mock's own; a 200 listing's body and X-Total-Count are then the page
+// of the target's current records (search: a case-insensitive substring of any string field, as the spec assumes).
+import { generateDataset } from '../../../src/fixtures/generate-dataset.ts';
+import { createApp } from '../../../src/server/create-app.ts';
+import { linkHeader } from '../../../src/server/paginate.ts';
+import { spec } from '../../helpers.ts';
+
+type Json = Record<string, unknown>;
+
+/** The records a listing holds at moment `t`, newest first, for request number `n` (which replica answers). */
+type Source = (path: string, t: number, n: number) => readonly Json[];
+
+const KEYS: Record<string, string> = { '/alert': 'alerts', '/sensor': 'sensors' };
+const dataset = generateDataset(spec.document, { seed: 12, counts: { alerts: 1000, sensors: 60 } }) as Record<string, Json[]>;
+/** The newest `HIDDEN` alerts arrive one by one; the rest are there from the start. */
+const HIDDEN = 800;
+
+const contains = (record: Json, term: string) =>
+  term === '' ||
+  Object.values(record).some((value) =>
+    (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && v.toLowerCase().includes(term.toLowerCase())),
+  );
+
+/** A target answering from `source`, with `edit` to break how a page is served. */
+export function liveTarget(
+  source: Source,
+  edit: {
+    page?: (records: readonly Json[], page: number, size: number, n: number) => readonly Json[];
+    total?: (count: number, term: string) => number;
+    /** Sends Link as the mock does, for the records at the moment, its last page moved by `lastOff`. */
+    links?: { readonly lastOff: number };
+  } = {},
+) {
+  const mock = createApp({ spec, dataset: { seed: 3, counts: { alerts: 5, sensors: 5 } } });
+  let n = 0;
+  let t = 0;
+  let answered = true;
+  return async (request: Request): Promise<Response> => {
+    n += 1;
+    if (answered) t += 1;
+    answered = false;
+    const [at, number] = [t, n];
+    const response = await mock.fetch(request);
+    answered = true;
+    const url = new URL(request.url);
+    if (response.status !== 200 || !KEYS[url.pathname]) return response;
+    const term = url.searchParams.get('search') ?? '';
+    const found = source(url.pathname, at, number).filter((r) => contains(r, term));
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const size = Number(url.searchParams.get('pageSize') ?? '20');
+    const served = edit.page ? edit.page(found, page, size, number) : found.slice((page - 1) * size, page * size);
+    const headers = new Headers(response.headers);
+    headers.set('x-total-count', String(edit.total ? edit.total(found.length, term) : found.length));
+    headers.delete('link');
+    headers.delete('etag');
+    if (edit.links) {
+      const last = Math.max(1, Math.ceil(found.length / size)) + edit.links.lastOff;
+      headers.set(
+        'link',
+        linkHeader(url, { page: 'page', pageSize: 'pageSize' }, ['search', 'page', 'pageSize'], { page, pageSize: size, last })!,
+      );
+    }
+    return new Response(JSON.stringify(served), { status: 200, headers });
+  };
+}
+
+/** Alerts with a new one at the head every `every` moments (up to HIDDEN new ones); sensors unchanged. */
+export const growing =
+  (every: number): Source =>
+  (path, t) =>
+    path === '/alert' ? dataset.alerts!.slice(Math.max(0, HIDDEN - Math.floor(t / every))) : dataset.sensors!;
+
+/**
+ * A window of the 200 newest alerts, a new one at the head every `every` moments and the oldest leaving at the
+ * tail (as `serve --live` does): the count never changes, the records do.
+ */
+export const sliding =
+  (every: number): Source =>
+  (path, t) => {
+    if (path !== '/alert') return dataset.sensors!;
+    const from = Math.max(0, HIDDEN - Math.floor(t / every));
+    return dataset.alerts!.slice(from, from + dataset.alerts!.length - HIDDEN);
+  };
+
+/** The alerts of the start, one of which has its updated_at moved every `every` moments. */
+export const editing =
+  (every: number): Source =>
+  (path, t) => {
+    if (path !== '/alert') return dataset.sensors!;
+    const alerts = dataset.alerts!.slice(HIDDEN);
+    const edited = { ...alerts[7]!, updated_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(t / every) * 60_000).toISOString() };
+    return [...alerts.slice(0, 7), edited, ...alerts.slice(8)];
+  };
+
+/** The alerts of the start, never changing. */
+export const still: Source = (path) => (path === '/alert' ? dataset.alerts!.slice(HIDDEN) : dataset.sensors!);
+
+/** A page served in a new order each time (rows of the right page, but no ORDER BY within it). */
+export const shuffledPages = {
+  page: (records: readonly Json[], page: number, size: number, n: number) => {
+    const rows = records.slice((page - 1) * size, page * size);
+    // A rotation by the request number: a new order on every request, the same rows.
+    const by = rows.length > 1 ? n % rows.length : 0;
+    return [...rows.slice(by), ...rows.slice(0, by)];
+  },
+};
+
+/** Pages after the first start one record early: each overlaps the page before by one. */
+export const overlappingPages = {
+  page: (records: readonly Json[], page: number, size: number) => {
+    const start = Math.max(0, (page - 1) * size - (page > 1 ? 1 : 0));
+    return records.slice(start, start + size);
+  },
+};
+
+/**
+ * A response cache keyed by path, page and pageSize, not search: whichever request fills an entry first, its
+ * answer is replayed to every request with the same page and size, search or not.
+ */
+export function searchBlindCache(target: (request: Request) => Promise<Response>) {
+  const cache = new Map<string, { body: string; headers: Headers }>();
+  return async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const response = await target(request);
+    if (response.status !== 200) return response;
+    const key = `${url.pathname}|${url.searchParams.get('page')}|${url.searchParams.get('pageSize')}`;
+    let hit = cache.get(key);
+    if (!hit) {
+      hit = { body: await response.text(), headers: new Headers(response.headers) };
+      cache.set(key, hit);
+    }
+    return new Response(hit.body, { status: 200, headers: hit.headers });
+  };
+}
+
+/** Two replicas in turn, request by request, the second one new alert behind the first. */
+export const replicas =
+  (every: number): Source =>
+  (path, t, n) =>
+    path === '/alert' ? growing(every)(path, t, n).slice(n % 2) : dataset.sensors!;
+
+/** Two replicas in turn whose alerts differ in the middle (one lost a record the other has): not lag. */
+export const divergentReplicas: Source = (path, _t, n) => {
+  if (path !== '/alert') return dataset.sensors!;
+  const alerts = dataset.alerts!.slice(HIDDEN);
+  return n % 2 ? alerts : [...alerts.slice(0, 5), ...alerts.slice(6)];
+};
