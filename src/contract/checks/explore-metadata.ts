@@ -6,6 +6,100 @@ import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
 import { requestArbitrary } from '../material/generated-request.ts';
 import { parseLinks } from './link-header.ts';
+import type { ExplorationState } from '../explore/exploration-state.ts';
+import type { GeneratedRequest, ResolvedRequest } from '../material/generated-request.ts';
+import type { Listing } from '../model/listing.ts';
+import type { OperationContext } from '../model/context.ts';
+import type { Exchange } from '../types.ts';
+
+type Fail = (message: string, expected: string, actual: string) => Judgement;
+
+/** The count of records a request's term finds, and the exchanges it rests on; past --max-pages, its whole answer when it fits. */
+async function countOf(
+  state: Pick<ExplorationState, 'model' | 'reference'>,
+  term: string,
+  listing: Listing,
+): Promise<{ count: number; rests: readonly Exchange[] } | Judgement> {
+  const { model, reference } = state;
+  // What the count rests on: the model's pages, the pages that found its end, or the term's whole answer.
+  if (model.complete || term === '') return { count: model.count(term), rests: model.complete ? model.pageExchanges : model.sizeExchanges };
+  const whole = await reference.whole(term, listing.maxPages);
+  if ('unusable' in whole) return { kind: 'unusable', exchange: whole.unusable };
+  if (!whole.complete) return { kind: 'beyond' };
+  return { count: whole.records.length, rests: whole.exchanges };
+}
+
+/** Link's first/prev/next/last against the pages they should point at, keeping the size and the search. */
+function judgeLinks(context: OperationContext, request: ResolvedRequest, exchange: Exchange, count: number, fail: Fail): Judgement {
+  const names = context.parameters;
+  const link = exchange.response!.headers.link!;
+  const where = describeRequest(request);
+  const term = request.term?.text ?? '';
+  const links = parseLinks(link, exchange.request.url);
+  if (!links) return fail(`${where}: Link does not parse as RFC 8288`, '<url>; rel="..."', link);
+  const last = Math.max(1, Math.ceil(count / request.size));
+  const p = request.page;
+  const expected: Record<string, readonly number[] | undefined> = {
+    first: [1],
+    // Past the end, prev may be the page before or the last page: both are sensible.
+    prev: p > 1 ? [...new Set([p - 1, Math.min(p - 1, last)])] : undefined,
+    next: p < last ? [p + 1] : undefined,
+    last: [last],
+  };
+  for (const [rel, pages] of Object.entries(expected)) {
+    const url = links.get(rel);
+    if (pages === undefined) {
+      if (url) return fail(`${where}: Link has rel="${rel}", but there is no such page`, 'no such link', url.href);
+      continue;
+    }
+    if (!url) return fail(`${where}: Link has no rel="${rel}"`, `page ${pages.join(' or ')}`, link);
+    const got = url.searchParams.get(names.page.name);
+    const size = url.searchParams.get(names.pageSize.name);
+    const search = url.searchParams.get(names.search.name);
+    if (!pages.map(String).includes(got ?? '') || (size !== null && size !== String(request.size))) {
+      return fail(
+        `${where}: Link rel="${rel}" points at the wrong page`,
+        `page=${pages.join(' or ')}, ${names.pageSize.name}=${request.size}`,
+        url.href,
+      );
+    }
+    if (request.term && search !== term)
+      return fail(`${where}: Link rel="${rel}" drops or changes the search`, `${names.search.name}=${term}`, url.href);
+  }
+  return { kind: 'pass' };
+}
+
+const describeRequest = (request: ResolvedRequest) =>
+  `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(request.term.text)}` : ''}`;
+
+/** One generated request's X-Total-Count and Link against the model. */
+async function judgeGenerated(
+  context: OperationContext,
+  state: ExplorationState,
+  listing: Listing,
+  generated: GeneratedRequest,
+): Promise<Judgement> {
+  if (generated.credentials !== undefined) return { kind: 'pass' };
+  // The model and the reference pages as they are now: a re-sync replaces them.
+  const { model, send, reference } = state;
+  const request = state.resolve(generated);
+  const exchange = await send(request.query);
+  const unanswered = usable(exchange);
+  if (unanswered) return unanswered;
+  if (!recordsOf(exchange)) return { kind: 'unusable', exchange };
+  const counted = await countOf({ model, reference }, request.term?.text ?? '', listing);
+  if ('kind' in counted) return counted;
+  const { count, rests } = counted;
+  const fail: Fail = (message, expected, actual) => ({
+    kind: 'fail',
+    finding: { severity: 'warning', message, expected, actual, exchange, exchanges: [exchange, ...rests] },
+  });
+  const total = exchange.response!.headers['x-total-count'];
+  if (total !== undefined && total !== String(count))
+    return fail(`${describeRequest(request)}: X-Total-Count is not the number of records the term finds`, String(count), total);
+  if (exchange.response!.headers.link === undefined) return { kind: 'pass' };
+  return judgeLinks(context, request, exchange, count, fail);
+}
 
 /**
  * Generated requests' X-Total-Count and Link, when sent, against the model (warnings: both are
@@ -24,85 +118,14 @@ export const exploreMetadata: ScenarioCheck = {
     const missing = needListing(listing, 1, true);
     if (missing) return missing;
     const state = await explorationOf(context);
-    const { wrong } = state;
     const first = await state.send({});
     if (recordsOf(first) && first.response!.headers['x-total-count'] === undefined && first.response!.headers.link === undefined) {
       return notApplicable('the target sends neither X-Total-Count nor Link (optional headers)');
     }
-    const names = context.parameters;
     return explore(
       context,
-      requestArbitrary(state.model, names, wrong.length),
-      async (generated): Promise<Judgement> => {
-        if (generated.credentials !== undefined) return { kind: 'pass' };
-        const { model, send, reference } = state;
-        const request = state.resolve(generated);
-        const exchange = await send(request.query);
-        const unanswered = usable(exchange);
-        if (unanswered) return unanswered;
-        if (!recordsOf(exchange)) return { kind: 'unusable', exchange };
-        const term = request.term?.text ?? '';
-        // Past --max-pages, a term's count is known when its whole answer fits in --max-pages pages.
-        let count = model.count(term);
-        // What the count rests on: the model's pages, the pages that found its end, or the term's whole answer.
-        let rests = model.complete ? model.pageExchanges : model.sizeExchanges;
-        if (!model.complete && term !== '') {
-          const whole = await reference.whole(term, listing.maxPages);
-          if ('unusable' in whole) return { kind: 'unusable', exchange: whole.unusable };
-          if (!whole.complete) return { kind: 'beyond' };
-          count = whole.records.length;
-          rests = whole.exchanges;
-        }
-        const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(term)}` : ''}`;
-        const fail = (message: string, expected: string, actual: string): Judgement => ({
-          kind: 'fail',
-          finding: {
-            severity: 'warning',
-            message,
-            expected,
-            actual,
-            exchange,
-            exchanges: [exchange, ...rests],
-          },
-        });
-        const headers = exchange.response!.headers;
-        const total = headers['x-total-count'];
-        if (total !== undefined && total !== String(count))
-          return fail(`${where}: X-Total-Count is not the number of records the term finds`, String(count), total);
-        if (headers.link === undefined) return { kind: 'pass' };
-        const links = parseLinks(headers.link, exchange.request.url);
-        if (!links) return fail(`${where}: Link does not parse as RFC 8288`, '<url>; rel="..."', headers.link);
-        const last = Math.max(1, Math.ceil(count / request.size));
-        const p = request.page;
-        const expected: Record<string, readonly number[] | undefined> = {
-          first: [1],
-          // Past the end, prev may be the page before or the last page: both are sensible.
-          prev: p > 1 ? [...new Set([p - 1, Math.min(p - 1, last)])] : undefined,
-          next: p < last ? [p + 1] : undefined,
-          last: [last],
-        };
-        for (const [rel, pages] of Object.entries(expected)) {
-          const url = links.get(rel);
-          if (pages === undefined) {
-            if (url) return fail(`${where}: Link has rel="${rel}", but there is no such page`, 'no such link', url.href);
-            continue;
-          }
-          if (!url) return fail(`${where}: Link has no rel="${rel}"`, `page ${pages.join(' or ')}`, headers.link);
-          const got = url.searchParams.get(names.page.name);
-          const size = url.searchParams.get(names.pageSize.name);
-          const search = url.searchParams.get(names.search.name);
-          if (!pages.map(String).includes(got ?? '') || (size !== null && size !== String(request.size))) {
-            return fail(
-              `${where}: Link rel="${rel}" points at the wrong page`,
-              `page=${pages.join(' or ')}, ${names.pageSize.name}=${request.size}`,
-              url.href,
-            );
-          }
-          if (request.term && search !== term)
-            return fail(`${where}: Link rel="${rel}" drops or changes the search`, `${names.search.name}=${term}`, url.href);
-        }
-        return { kind: 'pass' };
-      },
+      requestArbitrary(state.model, context.parameters, state.wrong.length),
+      (generated) => judgeGenerated(context, state, listing, generated),
       {
         beyond: () => tooLong(listing, 'every generated request needed a count beyond the pages read'),
         resync: state.resync,

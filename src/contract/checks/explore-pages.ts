@@ -6,8 +6,157 @@ import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
 import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
 import type { Exchange } from '../types.ts';
+import type { AuthVariant } from '../material/wrong-keys.ts';
+import type { ExplorationState } from '../explore/exploration-state.ts';
 
 const absent = (request: ResolvedRequest) => request.term?.kind === 'absent-term';
+
+/** A generated request as sent: its query resolved, the wrong credentials it carries instead of the key, the answer. */
+function sendGenerated(state: ExplorationState, generated: GeneratedRequest) {
+  const request = state.resolve(generated);
+  const credentials = generated.credentials === undefined ? undefined : state.wrong[generated.credentials];
+  const options = credentials && { apiKey: credentials.apiKey, ...(credentials.headers ? { headers: credentials.headers } : {}) };
+  return { request, credentials, exchange: state.send(request.query, options) };
+}
+
+/** Sends what judging `generated` reads: the request, and the target's own pages it is compared with. */
+async function prefetchGenerated(state: ExplorationState, generated: GeneratedRequest): Promise<void> {
+  const { request, credentials, exchange } = sendGenerated(state, generated);
+  await Promise.all([
+    exchange,
+    credentials || absent(request)
+      ? undefined
+      : state.reference.prefetch(request.term?.text, (request.page - 1) * request.size, request.size),
+  ]);
+}
+
+type Fail = (message: string, expected: string, actual: string, absolute?: boolean) => Judgement;
+
+/** How a failure of the answer `exchange` is told, resting also on `against`: the target's own pages it is compared with. */
+const failOf =
+  (exchange: Exchange, against: readonly Exchange[]): Fail =>
+  (message, expected, actual, absolute = false) => ({
+    kind: 'fail',
+    finding: {
+      severity: 'error',
+      message,
+      expected,
+      actual,
+      exchange,
+      ...(against.length > 0 ? { exchanges: [exchange, ...against] } : {}),
+      ...(absolute ? { absolute } : {}),
+    } satisfies Finding,
+  });
+
+const describeRequest = (request: ResolvedRequest) =>
+  `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(request.term.text, 40))}` : ''}`;
+
+/** A request with wrong credentials: no records, and a 4xx. */
+function judgeWrongKey(where: string, credentials: AuthVariant, exchange: Exchange): Judgement {
+  // The whole key inside other text, accepted, is ignored_auth's warning, not an error here.
+  if (credentials.severity === 'warning') return { kind: 'pass' };
+  const status = exchange.response!.status;
+  const leaked = Array.isArray(exchange.response!.json) && exchange.response!.json.length > 0;
+  // A refusal with another status than 401/403 is ignored_auth's warning; accepting is an error here.
+  return status < 400 || leaked
+    ? failOf(exchange, [])(
+        `${where} with ${credentials.label} was answered ${status}${leaked ? ' with records' : ''}`,
+        '401 or 403 without records',
+        `${status} ${preview(exchange.response!.text, 80)}`,
+        true,
+      )
+    : { kind: 'pass' };
+}
+
+/** What no change of data can explain in the records of a page: too many, one twice, a stranger, a search ignored. */
+function recordFaults(
+  state: Pick<ExplorationState, 'model'>,
+  generated: GeneratedRequest,
+  request: ResolvedRequest,
+  records: readonly Record<string, unknown>[],
+  fail: Fail,
+): Judgement | undefined {
+  const where = describeRequest(request);
+  // Without pageSize the size is the spec's assumed default (default_page_size judges it), not a bound.
+  if (generated.pageSize !== undefined && records.length > request.size)
+    return fail(`${where} holds ${records.length} records`, `at most ${request.size}`, `${records.length} records`, true);
+  const ids = identities(records);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) return fail(`${where} holds ${twice} twice`, 'each record once', `${twice} twice`, true);
+  const { model } = state;
+  const stranger = model.complete ? ids.find((id) => !model.has(id)) : undefined;
+  if (stranger)
+    return fail(`${where} holds ${stranger}, which is not in the listing`, `records of the ${model.ids.length} listed`, stranger);
+  if (request.term?.kind === 'absent-term' && records.length > 0) {
+    return fail(
+      `${where}: a term no record can contain found ${records.length} records, so the search parameter is ignored`,
+      '[]',
+      preview(records[0], 80),
+      true,
+    );
+  }
+  // One observation, one grade (search_special_terms's): results none of which contains the term, even
+  // read leniently, cannot have been found by it.
+  const unfound = request.term?.kind === 'hazard' ? searchAnswerFinding(request.term.text, records) : undefined;
+  if (unfound?.severity === 'error') return fail(`${where}: ${unfound.message}`, unfound.expected!, unfound.actual!, true);
+  return undefined;
+}
+
+/** A valid request's answer against the slice of the target's own answer it should be. */
+function judgeSlice(
+  state: Pick<ExplorationState, 'model' | 'reference'>,
+  generated: GeneratedRequest,
+  request: ResolvedRequest,
+  exchange: Exchange,
+  expected: { readonly records: readonly Record<string, unknown>[]; readonly exchanges: readonly Exchange[] },
+): Judgement {
+  const fail = failOf(exchange, expected.exchanges);
+  const where = describeRequest(request);
+  const response = exchange.response!;
+  if (response.status !== 200) {
+    // Past the target's own results, the exact answer is an assumption (explore_search judges it).
+    if (expected.records.length === 0) return { kind: 'pass' };
+    return fail(
+      `${where} was refused with ${response.status}, though the target has results there`,
+      '200 with a JSON array',
+      `${response.status} ${preview(response.text, 80)}`,
+    );
+  }
+  const records = recordsOf(exchange);
+  if (!records) return fail(`${where}: the 200 body is not a JSON array`, 'a JSON array', preview(response.text, 80));
+  const fault = recordFaults(state, generated, request, records, fail);
+  if (fault) return fault;
+  // Without page or pageSize the defaults apply, and they are assumptions: explore_search judges those.
+  if (!generated.page || generated.pageSize === undefined) return { kind: 'pass' };
+  const ids = identities(records);
+  const want = identities(expected.records);
+  const start = (request.page - 1) * request.size;
+  if (ids.join() !== want.join()) {
+    return fail(
+      `${where} is not results ${start}..${start + request.size - 1} of the target's own answer read at pageSize ${state.reference.max}`,
+      want.join(', ') || '[]',
+      ids.join(', ') || '[]',
+    );
+  }
+  return { kind: 'pass' };
+}
+
+/** One generated request judged by what the interface states. */
+async function judgeGenerated(state: ExplorationState, generated: GeneratedRequest): Promise<Judgement> {
+  // The model and the reference pages as they are now: a re-sync replaces them.
+  const { model, reference } = state;
+  const sent = sendGenerated(state, generated);
+  const { request, credentials } = sent;
+  const exchange = await sent.exchange;
+  const unanswered = usable(exchange);
+  if (unanswered) return unanswered;
+  if (credentials) return judgeWrongKey(describeRequest(request), credentials, exchange);
+  const start = (request.page - 1) * request.size;
+  // A term no record can contain finds nothing, whatever the target's own answer: none is read for it.
+  const expected = absent(request) ? { records: [], exchanges: [] } : await reference.slice(request.term?.text, start, request.size);
+  if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
+  return judgeSlice({ model, reference }, generated, request, exchange, expected);
+}
 
 /**
  * Generated requests judged by what the interface states, so every violation is an error: a valid request
@@ -24,119 +173,13 @@ export const explorePages: ScenarioCheck = {
   evidence: 'a listing with at least 1 record, and generated requests answered without a 5xx or redirect',
   async run(context) {
     const state = await explorationOf(context);
-    const { wrong } = state;
     const missing = needListing(await context.listing(), 1);
     if (missing) return missing;
-    /** The generated request as sent: its query, and the wrong credentials it carries instead of the key. */
-    const sendGenerated = (generated: GeneratedRequest) => {
-      const request = state.resolve(generated);
-      const credentials = generated.credentials === undefined ? undefined : wrong[generated.credentials];
-      const options = credentials && { apiKey: credentials.apiKey, ...(credentials.headers ? { headers: credentials.headers } : {}) };
-      return { request, credentials, exchange: state.send(request.query, options) };
-    };
     return explore(
       context,
-      requestArbitrary(state.model, context.parameters, wrong.length),
-      async (generated): Promise<Judgement> => {
-        const { model, reference } = state;
-        const sent = sendGenerated(generated);
-        const { request, credentials } = sent;
-        const exchange = await sent.exchange;
-        const unanswered = usable(exchange);
-        if (unanswered) return unanswered;
-        // What a finding rests on: the answer, and the target's own pages it is compared with (once read).
-        let against: readonly Exchange[] = [];
-        const fail = (message: string, expected: string, actual: string, absolute = false): Judgement => ({
-          kind: 'fail',
-          finding: {
-            severity: 'error',
-            message,
-            expected,
-            actual,
-            exchange,
-            ...(against.length > 0 ? { exchanges: [exchange, ...against] } : {}),
-            ...(absolute ? { absolute } : {}),
-          } satisfies Finding,
-        });
-        const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(request.term.text, 40))}` : ''}`;
-        // The whole key inside other text, accepted, is ignored_auth's warning, not an error here.
-        if (credentials?.severity === 'warning') return { kind: 'pass' };
-        if (credentials) {
-          const status = exchange.response!.status;
-          const leaked = Array.isArray(exchange.response!.json) && exchange.response!.json.length > 0;
-          // A refusal with another status than 401/403 is ignored_auth's warning; accepting is an error here.
-          return status < 400 || leaked
-            ? fail(
-                `${where} with ${credentials.label} was answered ${status}${leaked ? ' with records' : ''}`,
-                '401 or 403 without records',
-                `${status} ${preview(exchange.response!.text, 80)}`,
-                true,
-              )
-            : { kind: 'pass' };
-        }
-        const start = (request.page - 1) * request.size;
-        // A term no record can contain finds nothing, whatever the target's own answer: none is read for it.
-        const expected = absent(request) ? { records: [], exchanges: [] } : await reference.slice(request.term?.text, start, request.size);
-        if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
-        against = expected.exchanges;
-        const response = exchange.response!;
-        if (response.status !== 200) {
-          // Past the target's own results, the exact answer is an assumption (explore_search judges it).
-          if (expected.records.length === 0) return { kind: 'pass' };
-          return fail(
-            `${where} was refused with ${response.status}, though the target has results there`,
-            '200 with a JSON array',
-            `${response.status} ${preview(response.text, 80)}`,
-          );
-        }
-        const records = recordsOf(exchange);
-        if (!records) return fail(`${where}: the 200 body is not a JSON array`, 'a JSON array', preview(response.text, 80));
-        // Without pageSize the size is the spec's assumed default (default_page_size judges it), not a bound.
-        if (generated.pageSize !== undefined && records.length > request.size)
-          return fail(`${where} holds ${records.length} records`, `at most ${request.size}`, `${records.length} records`, true);
-        const ids = identities(records);
-        const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-        if (twice) return fail(`${where} holds ${twice} twice`, 'each record once', `${twice} twice`, true);
-        const stranger = model.complete ? ids.find((id) => !model.has(id)) : undefined;
-        if (stranger)
-          return fail(`${where} holds ${stranger}, which is not in the listing`, `records of the ${model.ids.length} listed`, stranger);
-        if (request.term?.kind === 'absent-term' && records.length > 0) {
-          return fail(
-            `${where}: a term no record can contain found ${records.length} records, so the search parameter is ignored`,
-            '[]',
-            preview(records[0], 80),
-            true,
-          );
-        }
-        // One observation, one grade (search_special_terms's): results none of which contains the term, even
-        // read leniently, cannot have been found by it.
-        const unfound = request.term?.kind === 'hazard' ? searchAnswerFinding(request.term.text, records) : undefined;
-        if (unfound?.severity === 'error') return fail(`${where}: ${unfound.message}`, unfound.expected!, unfound.actual!, true);
-        // Without page or pageSize the defaults apply, and they are assumptions: explore_search judges those.
-        if (!generated.page || generated.pageSize === undefined) return { kind: 'pass' };
-        const want = identities(expected.records);
-        if (ids.join() !== want.join()) {
-          return fail(
-            `${where} is not results ${start}..${start + request.size - 1} of the target's own answer read at pageSize ${reference.max}`,
-            want.join(', ') || '[]',
-            ids.join(', ') || '[]',
-          );
-        }
-        return { kind: 'pass' };
-      },
-      {
-        resync: state.resync,
-        covering: state.covering,
-        prefetch: async (generated) => {
-          const { request, credentials, exchange } = sendGenerated(generated);
-          await Promise.all([
-            exchange,
-            credentials || absent(request)
-              ? undefined
-              : state.reference.prefetch(request.term?.text, (request.page - 1) * request.size, request.size),
-          ]);
-        },
-      },
+      requestArbitrary(state.model, context.parameters, state.wrong.length),
+      (generated) => judgeGenerated(state, generated),
+      { resync: state.resync, covering: state.covering, prefetch: (generated) => prefetchGenerated(state, generated) },
     );
   },
 };

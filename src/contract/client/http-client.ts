@@ -1,10 +1,18 @@
+// The kit's HTTP client: bounded, polite, never following a redirect, and redacting at the edge, so that nothing
+// past it ever holds the key.
+import { redact, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
-import PQueue from 'p-queue';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { redact, redactValue, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
-import type { Exchange, FetchLike, RecordedRequest, RecordedResponse } from '../types.ts';
+import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
+import { createAttempt, DEADLINE_REACHED } from './attempt.ts';
+import { retryDelay } from './retry-delay.ts';
+import { createScheduler, type Scheduler } from './scheduler.ts';
+import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
+import type { Dispatcher } from 'undici';
 
 export type { FetchLike } from '../types.ts';
+export { DEADLINE_REACHED } from './attempt.ts';
+export { MAX_RETRY_WAIT_MS, retryDelay } from './retry-delay.ts';
+export { describeNetworkError } from './network-error.ts';
 
 /** How the kit reaches a target. */
 export interface HttpClientOptions {
@@ -81,363 +89,103 @@ export interface HttpClient {
 /** What a request records in place of a key other than the run's (the finding's label says which). */
 export const OTHER_KEY = '<another key>';
 
-/** The error of every exchange the run's deadline stopped, or kept from being sent. */
-export const DEADLINE_REACHED = 'run deadline reached';
-/** Longest wait before retrying a 429, whatever its Retry-After says. */
-export const MAX_RETRY_WAIT_MS = 30_000;
-const REDUCED_BODY_BYTES = 1024 * 1024;
-/** Of a body over the cap, this much is kept (redacted) as `text`, to show what it was. */
-const HEAD_CHARS = 4096;
-// Redacted before it is cut to HEAD_CHARS, so a key straddling the cut is still recognised.
-const HEAD_BYTES = 2 * HEAD_CHARS;
-
-let sharedDispatcher: Dispatcher | undefined;
-
-/** The dispatcher every client shares unless given one: made on first use, so importing the kit opens nothing. */
-function defaultDispatcher(): Dispatcher {
-  sharedDispatcher ??= new EnvHttpProxyAgent();
-  return sharedDispatcher;
-}
-
 /**
  * Creates the client. Network requests go through undici (fetch refuses ports such as 6000 that curl
  * reaches) via a proxy-aware agent, so HTTPS, `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` and
  * `NODE_EXTRA_CA_CERTS` work. Redirects are never followed (a 3xx comes back as the response), so the key
  * is never carried to another origin. A body is read up to a byte cap and the timeout covers it, so a
  * target that hangs mid-body, or never ends it, is cut off. Secrets are redacted from everything recorded.
+ *
+ * @example
+ * const client = createHttpClient({ target: 'https://api.example.com/v1', apiKey, apiKeyHeader: 'x-api-key', timeoutMs: 10_000, maxBodyBytes: 16 * 2 ** 20 });
+ * const exchange = await client.send('listAlerts', '/alert', { pageSize: '2' });
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const clientSecrets: Secrets = {
+  const secrets: Secrets = {
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     headerValues: Object.values(options.headers ?? {}),
   };
+  const stats = { sent: 0, retried: 0, cut: 0 };
+  const scheduler = createScheduler(options);
+  const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
+  const attempt = createAttempt(options, transport, stats);
+  const maxRetries = options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries;
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
   // The base URL's own path (a deployment under /v1), before a path sent as written.
-  const basePath = new URL(base).pathname.replace(/\/$/, '');
-  const stats = { sent: 0, retried: 0, cut: 0 };
-  const maxRetries = options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries;
-  const reducedCap = Math.min(options.maxBodyBytes, options.reducedBodyBytes ?? REDUCED_BODY_BYTES);
-  let capReached = false;
-  const pace = pacer(options.rate, options.signal);
-  // A priority queue: a request others wait on (a listing read) goes before those sent ahead.
-  const inFlight = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 1) });
-  // After a 429: no request starts before this (performance.now() time), whichever request got it.
-  let holdUntil = 0;
-  const backOff = (waitMs: number) => {
-    inFlight.concurrency = 1;
-    holdUntil = Math.max(holdUntil, performance.now() + waitMs);
-  };
-  /** One attempt in its turn: within the concurrency, the rate and any hold; undefined when the deadline passed first. */
-  const inTurn = (run: () => Promise<Attempt>, priority = 0) =>
-    inFlight.add(
-      async () => {
-        if (!(await pace())) return undefined;
-        // Again after each wait: a 429 to a request already in flight may have moved the hold on.
-        for (let wait = holdUntil - performance.now(); wait > 0; wait = holdUntil - performance.now())
-          if (!(await sleep(wait, options.signal))) return undefined;
-        return run();
-      },
-      { priority },
-    );
-  const transport: Transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
-
-  /** One request: sent, its body read within the cap and the timeout. `retryAfter` when it is a 429 to retry. */
-  async function attempt(
-    url: URL,
-    method: string,
-    headers: Record<string, string>,
-    mayRetry: boolean,
-    secrets: Secrets,
-    written?: string,
-  ): Promise<Attempt> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), options.timeoutMs);
-    const onDeadline = () => controller.abort(new Error(DEADLINE_REACHED));
-    options.signal?.addEventListener('abort', onDeadline, { once: true });
-    const started = performance.now();
-    try {
-      stats.sent += 1;
-      // Raced with the signal: an in-process fetch may ignore it and never answer.
-      const answer = await Promise.race([transport(url, method, headers, controller.signal, written), rejection(controller.signal)]);
-      if (answer.status === 429 && mayRetry) {
-        answer.body.stop();
-        return { retryAfter: answer.headers['retry-after'] ?? null };
-      }
-      // Read each time a chunk comes: a body read alongside the first one over the cap stops at the small cap too.
-      const cap = () => (capReached ? reducedCap : options.maxBodyBytes);
-      const body = await readCapped(answer.body, cap, Number(answer.headers['content-length'] ?? Number.NaN));
-      const recorded = {
-        status: answer.status,
-        // Names too: a target may echo the key in a header's name (every character of many keys is allowed there).
-        headers: Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [redact(n, secrets), redact(v, secrets)])),
-        durationMs: Math.round(performance.now() - started),
-      };
-      if (body.cut) {
-        stats.cut += 1;
-        const reduced = body.cap < options.maxBodyBytes;
-        const error = `body larger than ${body.cap} bytes; reading stopped${reduced ? ` (after a body over ${options.maxBodyBytes} bytes earlier in this run, later ones are read only up to ${body.cap})` : ''}`;
-        capReached = true;
-        return { response: { ...recorded, text: redact(body.head.toString('utf8'), secrets).slice(0, HEAD_CHARS) }, error };
-      }
-      // Parsed from the raw text, then redacted: a preview cut later from any value is already clean.
-      const raw = body.bytes.toString('utf8');
-      const response: RecordedResponse = { ...recorded, text: redact(raw, secrets), ...parseJson(raw, secrets) };
-      return { response };
-    } catch (error) {
-      if (options.signal?.aborted) return { error: DEADLINE_REACHED };
-      return { error: controller.signal.aborted ? `no complete response within ${options.timeoutMs} ms` : describeNetworkError(error) };
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onDeadline);
-    }
-  }
-
+  const endpoint = { base, basePath: new URL(base).pathname.replace(/\/$/, '') };
   return {
-    secrets: clientSecrets,
+    secrets,
     stats,
     async send(operationId, path, query, sendOptions = {}) {
-      const url = new URL(base + path);
-      for (const [name, value] of [...Object.entries(query), ...(sendOptions.extraQuery ?? [])]) url.searchParams.append(name, value);
-      const written = sendOptions.asWritten ? `${basePath}${path}${url.search}` : undefined;
-      const headers: Record<string, string> = { ...options.headers, ...sendOptions.headers };
-      const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
-      if (key !== null && key !== undefined && options.apiKeyHeader) headers[options.apiKeyHeader] = key;
-      // Another key in its place (a look-alike the kit derived from the key, most often) is never recorded: a
-      // few of them together could spell the key, which is redacted only whole when short. An echo of one long
-      // enough to be told from ordinary text (not a short secret) is redacted too.
-      const other = key && key !== options.apiKey ? key : undefined;
-      const secrets =
-        other && other.length >= SHORT_SECRET ? { ...clientSecrets, headerValues: [...clientSecrets.headerValues, other] } : clientSecrets;
-      const method = sendOptions.method ?? 'GET';
-      const request: RecordedRequest = {
-        method,
-        url: redact(written ? `${url.origin}${written}` : url.href, secrets),
-        headers: Object.fromEntries(
-          Object.entries(headers).map(([n, v]) => [n, other && n === options.apiKeyHeader ? OTHER_KEY : redact(v, secrets)]),
-        ),
-      };
+      const made = makeRequest(options, endpoint, secrets, path, query, sendOptions);
       const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
-      const stopped = { operationId, request, error: DEADLINE_REACHED, ...alone };
-
+      const head = { operationId, request: made.recorded, ...alone };
       let startedDateTime = '';
       for (let tries = 0; ; tries += 1) {
-        const result = await inTurn(() => {
+        const result = await scheduler.inTurn(() => {
           if (tries > 0) stats.retried += 1;
           startedDateTime = new Date().toISOString();
-          return attempt(url, method, headers, tries < maxRetries, secrets, written);
+          return attempt({ ...made, mayRetry: tries < maxRetries });
         }, sendOptions.priority);
-        if (!result) return startedDateTime ? { ...stopped, startedDateTime } : stopped;
+        if (!result)
+          return {
+            operationId,
+            request: made.recorded,
+            error: DEADLINE_REACHED,
+            ...alone,
+            ...(startedDateTime ? { startedDateTime } : {}),
+          };
         if ('retryAfter' in result) {
-          backOff(retryDelay(result.retryAfter, tries));
+          scheduler.backOff(retryDelay(result.retryAfter, tries));
           continue;
         }
-        const { response, error } = result;
-        // A 429 given back (retries spent) slows the run all the same, and its Retry-After holds.
-        if (response?.status === 429) backOff(retryDelay(response.headers['retry-after'] ?? null, tries));
-        return {
-          operationId,
-          request,
-          ...alone,
-          startedDateTime,
-          ...(response ? { response } : {}),
-          ...(error ? { error: redact(error, secrets) } : {}),
-        };
+        return answered(head, startedDateTime, result, made.secrets, scheduler, tries);
       }
     },
   };
 }
 
-type Attempt = { readonly retryAfter: string | null } | { readonly response?: RecordedResponse; readonly error?: string };
-
-function parseJson(raw: string, secrets: Secrets): { json?: unknown } {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return {};
-  }
-  return { json: redactValue(json, secrets) };
+/** The exchange of an attempt that came back; a 429 given back (retries spent) slows the run all the same. */
+function answered(
+  head: Pick<Exchange, 'operationId' | 'request' | 'judgedAlone'>,
+  startedDateTime: string,
+  { response, error }: { readonly response?: Exchange['response']; readonly error?: string },
+  secrets: Secrets,
+  scheduler: Scheduler,
+  tries: number,
+): Exchange {
+  if (response?.status === 429) scheduler.backOff(retryDelay(response.headers['retry-after'] ?? null, tries));
+  return { ...head, startedDateTime, ...(response ? { response } : {}), ...(error ? { error: redact(error, secrets) } : {}) };
 }
 
-// --- Transports: undici over the network, or an in-process fetch; both give a body to pull chunks from.
-
-interface BodySource {
-  /** The next chunk, or undefined at the end. */
-  next(): Promise<Uint8Array | undefined>;
-  /** Stops reading and releases the connection (an unread rest is never downloaded). */
-  stop(): void;
-}
-
-interface Answer {
-  readonly status: number;
-  /** Names lower-cased, repeated headers joined. */
-  readonly headers: Record<string, string>;
-  readonly body: BodySource;
-}
-
-/** `written`: the path and query to send as they are, instead of `url`'s. */
-type Transport = (url: URL, method: string, headers: Record<string, string>, signal: AbortSignal, written?: string) => Promise<Answer>;
-
-function undiciTransport(dispatcher: Dispatcher): Transport {
-  return async (url, method, headers, signal, written) => {
-    // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
-    // because ours (covering headers and body) aborts through the signal. A path as written goes through the
-    // dispatcher itself, which sends it unparsed.
-    const common = { method: method as Dispatcher.HttpMethod, headers, signal, headersTimeout: 0, bodyTimeout: 0 };
-    const response = written
-      ? await dispatcher.request({ ...common, origin: url.origin, path: written })
-      : await request(url, { ...common, dispatcher });
-    const flat: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers))
-      if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    // Destroying a body undici has not finished errors it ("Request aborted"): expected, not a crash.
-    response.body.on('error', () => undefined);
-    const iterator = response.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-    return {
-      status: response.statusCode,
-      headers: flat,
-      body: {
-        next: async () => {
-          const step = await iterator.next();
-          return step.done ? undefined : step.value;
-        },
-        stop: () => response.body.destroy(),
-      },
-    };
+/** A request as it is sent (URL, headers with the key) and as it is recorded (redacted), with what to redact. */
+function makeRequest(
+  options: HttpClientOptions,
+  { base, basePath }: { readonly base: string; readonly basePath: string },
+  clientSecrets: Secrets,
+  path: string,
+  query: Readonly<Record<string, string>>,
+  sendOptions: SendOptions,
+) {
+  const url = new URL(base + path);
+  for (const [name, value] of [...Object.entries(query), ...(sendOptions.extraQuery ?? [])]) url.searchParams.append(name, value);
+  const written = sendOptions.asWritten ? `${basePath}${path}${url.search}` : undefined;
+  const headers: Record<string, string> = { ...options.headers, ...sendOptions.headers };
+  const key = sendOptions.apiKey === undefined ? options.apiKey : sendOptions.apiKey;
+  if (key !== null && key !== undefined && options.apiKeyHeader) headers[options.apiKeyHeader] = key;
+  // Another key in its place (a look-alike the kit derived from the key, most often) is never recorded: a
+  // few of them together could spell the key, which is redacted only whole when short. An echo of one long
+  // enough to be told from ordinary text (not a short secret) is redacted too.
+  const other = key && key !== options.apiKey ? key : undefined;
+  const secrets =
+    other && other.length >= SHORT_SECRET ? { ...clientSecrets, headerValues: [...clientSecrets.headerValues, other] } : clientSecrets;
+  const method = sendOptions.method ?? 'GET';
+  const recorded: RecordedRequest = {
+    method,
+    url: redact(written ? `${url.origin}${written}` : url.href, secrets),
+    headers: Object.fromEntries(
+      Object.entries(headers).map(([n, v]) => [n, other && n === options.apiKeyHeader ? OTHER_KEY : redact(v, secrets)]),
+    ),
   };
-}
-
-function fetchTransport(fetch: FetchLike): Transport {
-  return async (url, method, headers, signal, written) => {
-    if (written) throw new Error('a path sent as written needs a network target');
-    const response = await fetch(new Request(url, { method, headers, redirect: 'manual', signal }));
-    const reader = response.body?.getReader();
-    // An in-process body does not listen to the request's signal: the read races it instead.
-    const aborted = rejection(signal);
-    const stop = () => void reader?.cancel().catch(() => undefined);
-    signal.addEventListener('abort', stop, { once: true });
-    return {
-      status: response.status,
-      headers: Object.fromEntries([...response.headers].map(([n, v]) => [n.toLowerCase(), v])),
-      body: {
-        next: async () => {
-          if (!reader) return undefined;
-          const step = await Promise.race([reader.read(), aborted]);
-          return step.done ? undefined : step.value;
-        },
-        stop,
-      },
-    };
-  };
-}
-
-/** A promise rejected when `signal` aborts (never resolved), to race with work that ignores the signal. */
-function rejection(signal: AbortSignal): Promise<never> {
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined); // handled by whoever races it; unraced, it must not be "unhandled"
-  return aborted;
-}
-
-// --- Bodies: read up to the cap; over it, stop and keep only the head.
-
-type Body = { readonly cut: false; readonly bytes: Buffer } | { readonly cut: true; readonly head: Buffer; readonly cap: number };
-
-/** Reads a body whole, or up to `cap()` (asked again at every chunk, as it may shrink meanwhile). */
-async function readCapped(source: BodySource, cap: () => number, declaredLength: number): Promise<Body> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // A declared length over the cap needs no proof: read the head only.
-  const declaredOver = declaredLength > cap();
-  for (let chunk = await source.next(); chunk; chunk = await source.next()) {
-    chunks.push(chunk);
-    size += chunk.byteLength;
-    const limit = cap();
-    if (size > (declaredOver ? HEAD_BYTES : limit)) {
-      source.stop();
-      return { cut: true, head: head(chunks, HEAD_BYTES), cap: limit };
-    }
-  }
-  return { cut: false, bytes: Buffer.concat(chunks, size) };
-}
-
-/** The first `bytes` of the chunks, copying no more than that. */
-function head(chunks: readonly Uint8Array[], bytes: number): Buffer {
-  const taken: Uint8Array[] = [];
-  let size = 0;
-  for (const chunk of chunks) {
-    if (size >= bytes) break;
-    const part = chunk.subarray(0, bytes - size);
-    taken.push(part);
-    size += part.byteLength;
-  }
-  return Buffer.concat(taken, size);
-}
-
-// --- Politeness: pacing, and waits before a retry; both end at once when the deadline passes.
-
-/** A function resolving when the next request may go (false: the deadline passed first). */
-function pacer(rate: number | undefined, signal: AbortSignal | undefined): () => Promise<boolean> {
-  const interval = rate && rate > 0 ? 1000 / rate : 0;
-  let next = 0;
-  return async () => {
-    if (signal?.aborted) return false;
-    if (interval === 0) return true;
-    // The slot is taken before waiting, so concurrent sends queue up evenly.
-    const now = performance.now();
-    const at = Math.max(now, next);
-    next = at + interval;
-    return at > now ? sleep(at - now, signal) : true;
-  };
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (completed: boolean) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(completed);
-    };
-    const onAbort = () => done(false);
-    const timer = setTimeout(() => done(true), ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** How long to wait before retry number `tries + 1`: Retry-After (seconds or an HTTP date), else a short backoff. */
-export function retryDelay(retryAfter: string | null, tries: number): number {
-  if (retryAfter !== null) {
-    const value = retryAfter.trim();
-    const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
-    if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), MAX_RETRY_WAIT_MS);
-  }
-  return Math.min(500 * 2 ** tries, MAX_RETRY_WAIT_MS);
-}
-
-// --- Errors a user can act on.
-
-const TLS_ERROR = /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
-
-/** Turns a transport error (undici's, node:http's, or fetch's nested "fetch failed") into the cause a user can act on. */
-export function describeNetworkError(error: unknown): string {
-  let cause = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | undefined;
-  // fetch wraps the cause; a connection tried on several addresses fails with an AggregateError.
-  for (let depth = 0; cause && typeof cause === 'object' && depth < 5; depth += 1) {
-    if (typeof cause.code === 'string') break;
-    const inner = cause.cause ?? (Array.isArray(cause.errors) ? cause.errors[0] : undefined);
-    if (!inner || typeof inner !== 'object') break;
-    cause = inner as typeof cause;
-  }
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  const message = typeof cause?.message === 'string' && cause.message ? cause.message : String(error);
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection closed by the target (${code})`;
-  if (code && TLS_ERROR.test(code)) return `TLS error ${code}: ${message} (trust a private CA with NODE_EXTRA_CA_CERTS=ca.pem)`;
-  if (code) return `${code}: ${message}`;
-  return message;
+  return { url, method, headers, secrets, recorded, ...(written ? { written } : {}) };
 }

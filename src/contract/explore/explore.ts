@@ -22,162 +22,230 @@ const SET_ASIDE = 6;
 /** Shrinking sends real requests: a bound keeps a failing run short. */
 const MAX_SHRINKS = 120;
 
+/** What an exploration is told of, besides its judge. */
+export interface ExploreOptions<T> {
+  readonly beyond?: () => Skip;
+  readonly resync?: (prefetch?: () => Promise<unknown>) => Promise<Resync>;
+  /** Sends the requests the judge of `value` will make (into the caches it reads), all at once. */
+  readonly prefetch?: (value: T) => Promise<unknown>;
+  /**
+   * Values judged before the generated ones, whatever --examples (a covering set); `judged(i)` is told of each
+   * that got an answer to judge.
+   */
+  readonly covering?: { readonly values: readonly T[]; readonly judged?: (index: number) => void };
+}
+
+/** One exploration under way: what it judges with, and what it counted so far. */
+interface Exploration<T> {
+  readonly context: OperationContext;
+  readonly judge: (value: T) => Promise<Judgement>;
+  readonly options: ExploreOptions<T>;
+  judged: number;
+  unknown: number;
+  /** Once a failure was judged on data that had not changed, the data is taken to be still: no more re-reads. */
+  still: boolean;
+  /** Failures no still moment confirmed: how many, and the first SET_ASIDE of them. */
+  setAsides: number;
+  readonly unconfirmed: Finding[];
+  readonly unusable: Exchange[];
+  failure: Finding | undefined;
+  /** Values sampled so far (covering and generated), to send ahead of. */
+  tried: number;
+  readonly sendAhead: (upTo: number) => void;
+}
+
 /**
- * Judges the covering values first (the first failure among them reported as it is), then sends
- * `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the first failure
- * is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with the seed that
- * replays it. No evidence when no generated request got an answer that could be judged;
- * `beyond()` when every one needed what lies beyond the pages --max-pages lets the kit read.
+ * `value` judged again on a fresh read of the listing (the model re-synced, what the judge sends sent with
+ * it), between two reads of the first page. A failure is `still` when they agree and, since an edit deep in
+ * the listing does not show on its first page, the listing read once more agrees with the one judged on.
  */
-export async function explore<T>(
-  context: OperationContext,
-  arbitrary: fc.Arbitrary<T>,
-  judge: (value: T) => Promise<Judgement>,
-  options: {
-    readonly beyond?: () => Skip;
-    readonly resync?: (prefetch?: () => Promise<unknown>) => Promise<Resync>;
-    /** Sends the requests the judge of `value` will make (into the caches it reads), all at once. */
-    readonly prefetch?: (value: T) => Promise<unknown>;
-    /**
-     * Values judged before the generated ones, whatever --examples (a covering set); `judged(i)` is told of each
-     * that got an answer to judge.
-     */
-    readonly covering?: { readonly values: readonly T[]; readonly judged?: (index: number) => void };
-  } = {},
-): Promise<Finding[] | Skip> {
-  let judged = 0;
-  let unknown = 0;
-  // Once a failure was judged on data that had not changed, the data is taken to be still: no more re-reads.
-  let still = false;
-  // Failures no still moment confirmed: how many, and the first SET_ASIDE of them.
-  let setAsides = 0;
-  const unconfirmed: Finding[] = [];
-  /**
-   * `value` judged again on a fresh read of the listing (the model re-synced, what the judge sends sent with
-   * it), between two reads of the first page. A failure is `still` when they agree and, since an edit deep in
-   * the listing does not show on its first page, the listing read once more agrees with the one judged on.
-   */
-  const judgeAtOnce = async (value: T) => {
-    const { result, still: quiet } = await stillDuring(context, async () => {
-      const resync = await options.resync!(options.prefetch && (() => options.prefetch!(value)));
-      return { changed: resync.changed, read: resync.read, judgement: await judge(value) };
-    });
-    const failed = result.judgement.kind === 'fail';
-    // A listing too long to read again can only be told still by its first page.
-    const agrees = async () => result.read === undefined || (await options.resync!()).read === result.read;
-    return { result, still: quiet && failed && (await agrees()) };
-  };
-  /**
-   * A failure that compares answers read at different moments may be the data's doing: the request is judged
-   * again at one moment (at most REREADS times) until it passes, or fails between two reads of the first page
-   * that agree (`confirmed`). A failure no still moment confirmed is returned as it is, for the run to recheck.
-   */
-  const judgeFresh = async (value: T): Promise<{ judgement: Judgement; confirmed: boolean }> => {
-    let judgement = await judge(value);
-    if (judgement.kind !== 'fail' || judgement.finding.absolute || !options.resync || still) return { judgement, confirmed: true };
-    // Data too quick for any still moment: past a few, failures are set aside as they are, without re-reads.
-    if (setAsides >= REREADS) return { judgement, confirmed: false };
-    for (let n = 0; n < REREADS; n += 1) {
-      const { result, still: quiet } = await judgeAtOnce(value);
-      judgement = result.judgement;
-      if (judgement.kind !== 'fail') break;
-      if (quiet) {
-        if (!result.changed) still = true;
-        return { judgement, confirmed: true };
-      }
+async function judgeAtOnce<T>(run: Exploration<T>, value: T) {
+  const { options } = run;
+  const { result, still: quiet } = await stillDuring(run.context, async () => {
+    const resync = await options.resync!(options.prefetch && (() => options.prefetch!(value)));
+    return { changed: resync.changed, read: resync.read, judgement: await run.judge(value) };
+  });
+  const failed = result.judgement.kind === 'fail';
+  // A listing too long to read again can only be told still by its first page.
+  const agrees = async () => result.read === undefined || (await options.resync!()).read === result.read;
+  return { result, still: quiet && failed && (await agrees()) };
+}
+
+/**
+ * A failure that compares answers read at different moments may be the data's doing: the request is judged
+ * again at one moment (at most REREADS times) until it passes, or fails between two reads of the first page
+ * that agree (`confirmed`). A failure no still moment confirmed is returned as it is, for the run to recheck.
+ */
+async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement: Judgement; confirmed: boolean }> {
+  let judgement = await run.judge(value);
+  if (judgement.kind !== 'fail' || judgement.finding.absolute || !run.options.resync || run.still) return { judgement, confirmed: true };
+  // Data too quick for any still moment: past a few, failures are set aside as they are, without re-reads.
+  if (run.setAsides >= REREADS) return { judgement, confirmed: false };
+  for (let n = 0; n < REREADS; n += 1) {
+    const { result, still: quiet } = await judgeAtOnce(run, value);
+    judgement = result.judgement;
+    if (judgement.kind !== 'fail') break;
+    if (quiet) {
+      if (!result.changed) run.still = true;
+      return { judgement, confirmed: true };
     }
-    return { judgement, confirmed: false };
-  };
-  /** What the run re-checks a failure with when the data changed: the failing request judged again at one moment. */
-  const recheckOf = (value: T) => async (): Promise<boolean | undefined> => {
-    const { judgement } = (await judgeAtOnce(value)).result;
+  }
+  return { judgement, confirmed: false };
+}
+
+/** A finding with what the run re-checks it with when the data changed: the failing request judged again at one moment. */
+function withRecheck<T>(run: Exploration<T>, finding: Finding, value: T): Finding {
+  if (finding.absolute || finding.recheck || !run.options.resync) return finding;
+  const recheck = async (): Promise<boolean | undefined> => {
+    const { judgement } = (await judgeAtOnce(run, value)).result;
     return judgement.kind === 'fail' ? true : judgement.kind === 'pass' ? false : undefined;
   };
-  const unusable: Exchange[] = [];
-  let failure: Finding | undefined;
-  const generated = fc.limitShrink(arbitrary, MAX_SHRINKS);
-  // With room for requests in flight, what the next requests need is sent ahead, two concurrencies' worth
-  // (a run that fails early wastes little): the same seed gives fc.sample the values fc.check then judges, in order.
+  return { ...finding, recheck };
+}
+
+/** Counts a judgement: true when the value passed or could not be judged, false when it failed (`failure`). */
+function tally<T>(run: Exploration<T>, judgement: Judgement, value: T): boolean {
+  if (judgement.kind === 'unusable') {
+    run.unusable.push(judgement.exchange);
+    return true;
+  }
+  if (judgement.kind === 'beyond') {
+    run.unknown += 1;
+    return true;
+  }
+  run.judged += 1;
+  if (judgement.kind === 'pass') return true;
+  run.failure = withRecheck(run, judgement.finding, value);
+  return false;
+}
+
+/**
+ * Failures no still moment confirmed (the data changed under each judgement at one moment): set aside, a few,
+ * for the run to recheck, while the exploration goes on. One that stood would have stopped it.
+ */
+function setAside<T>(run: Exploration<T>, finding: Finding, value: T, where: string): void {
+  run.judged += 1;
+  run.setAsides += 1;
+  if (run.unconfirmed.length < SET_ASIDE)
+    run.unconfirmed.push({ ...withRecheck(run, finding, value), message: `${finding.message} (${where})`, seed: run.context.seed });
+}
+
+/** The covering values, each judged; the first failure that stands, as it is (already among the plainest requests of its pair). */
+async function judgeCovering<T>(run: Exploration<T>, covering: readonly T[]): Promise<Finding | undefined> {
+  for (const [i, value] of covering.entries()) {
+    run.tried += 1;
+    run.sendAhead(run.tried + 2 * run.context.concurrency);
+    const { judgement, confirmed } = await judgeFresh(run, value);
+    if (judgement.kind === 'pass' || judgement.kind === 'fail') run.options.covering?.judged?.(i);
+    if (judgement.kind === 'fail' && !confirmed) {
+      setAside(run, judgement.finding, value, `covering request ${i + 1} of ${covering.length}`);
+      continue;
+    }
+    if (!tally(run, judgement, value))
+      return {
+        ...run.failure!,
+        message: `${run.failure!.message} (covering request ${i + 1} of ${covering.length})`,
+        seed: run.context.seed,
+      };
+  }
+  return undefined;
+}
+
+/** The generated values judged as a fast-check property, a failure shrunk to a minimal request. */
+function checkGenerated<T>(run: Exploration<T>, generated: fc.Arbitrary<T>) {
+  const { context } = run;
+  const property = fc.asyncProperty(generated, async (value) => {
+    // Not once a failure was seen: what follows are shrinking's candidates, not the values sampled.
+    const shrinking = run.failure !== undefined;
+    if (!shrinking) {
+      run.tried += 1;
+      run.sendAhead(run.tried + 2 * context.concurrency);
+    }
+    const { judgement, confirmed } = await judgeFresh(run, value);
+    // A candidate's failure no still moment confirmed may be the data's doing: shrinking must not trade the
+    // failure found for it.
+    if (judgement.kind === 'fail' && !confirmed) {
+      if (!shrinking) setAside(run, judgement.finding, value, `request ${run.tried} of ${context.examples}`);
+      return true;
+    }
+    // The last failure seen is the shrunk counterexample's: shrinking stops on the last candidate that failed.
+    return tally(run, judgement, value);
+  });
+  return fc.check(property, { seed: context.seed, numRuns: context.examples });
+}
+
+/** What the exploration found: the shrunk failure, the failures set aside, or why it saw nothing to judge. */
+function verdictOf<T>(run: Exploration<T>, details: fc.RunDetails<[T]>, sampled: number): Finding[] | Skip {
+  const { context } = run;
+  if (details.failed && run.failure) {
+    const shrunk = details.numShrinks > 0 ? `, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'}` : '';
+    return [
+      {
+        ...run.failure,
+        message: `${run.failure.message} (request ${details.numRuns} of ${context.examples}${shrunk})`,
+        seed: context.seed,
+      },
+    ];
+  }
+  if (details.failed && details.errorInstance) throw details.errorInstance;
+  if (run.unconfirmed.length > 0) return run.unconfirmed;
+  if (run.judged === 0 && run.unknown > 0 && run.options.beyond) return run.options.beyond();
+  if (run.judged === 0) return noEvidence(`none of ${sampled} generated requests got an answer to judge: ${describeAnswers(run.unusable)}`);
+  return [];
+}
+
+/**
+ * With room for requests in flight, what the next requests need is sent ahead, two concurrencies' worth (a run
+ * that fails early wastes little): the same seed gives fc.sample the values fc.check then judges, in order.
+ */
+function sender<T>(context: OperationContext, options: ExploreOptions<T>, generated: fc.Arbitrary<T>): (upTo: number) => void {
   const covering = options.covering?.values ?? [];
   const ahead =
     context.concurrency > 1 && options.prefetch
       ? [...covering, ...fc.sample(generated, { seed: context.seed, numRuns: context.examples })]
       : [];
   let next = 0;
-  const sendAhead = (upTo: number) => {
+  return (upTo) => {
     for (; next < Math.min(upTo, ahead.length); next += 1) options.prefetch!(ahead[next]!).catch(() => undefined);
   };
-  let tried = 0;
-  /** Counts a judgement: true when the value passed or could not be judged, false when it failed (`failure`). */
-  const tally = (judgement: Judgement, value: T): boolean => {
-    if (judgement.kind === 'unusable') {
-      unusable.push(judgement.exchange);
-      return true;
-    }
-    if (judgement.kind === 'beyond') {
-      unknown += 1;
-      return true;
-    }
-    judged += 1;
-    if (judgement.kind === 'pass') return true;
-    failure = withRecheck(judgement.finding, value);
-    return false;
+}
+
+/**
+ * Judges the covering values first (the first failure among them reported as it is), then sends
+ * `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the first failure
+ * is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with the seed that
+ * replays it. No evidence when no generated request got an answer that could be judged;
+ * `beyond()` when every one needed what lies beyond the pages --max-pages lets the kit read.
+ *
+ * @example
+ * return explore(context, requestArbitrary(model, context.parameters), (request) => judgeRequest(request), { resync });
+ */
+export async function explore<T>(
+  context: OperationContext,
+  arbitrary: fc.Arbitrary<T>,
+  judge: (value: T) => Promise<Judgement>,
+  options: ExploreOptions<T> = {},
+): Promise<Finding[] | Skip> {
+  const generated = fc.limitShrink(arbitrary, MAX_SHRINKS);
+  const run: Exploration<T> = {
+    context,
+    judge,
+    options,
+    judged: 0,
+    unknown: 0,
+    still: false,
+    setAsides: 0,
+    unconfirmed: [],
+    unusable: [],
+    failure: undefined,
+    tried: 0,
+    sendAhead: sender(context, options, generated),
   };
-  const withRecheck = (finding: Finding, value: T): Finding =>
-    finding.absolute || finding.recheck || !options.resync ? finding : { ...finding, recheck: recheckOf(value) };
-  /**
-   * Failures no still moment confirmed (the data changed under each judgement at one moment): set aside, a few,
-   * for the run to recheck, while the exploration goes on. One that stood would have stopped it.
-   */
-  const setAside = (finding: Finding, value: T, where: string) => {
-    judged += 1;
-    setAsides += 1;
-    if (unconfirmed.length < SET_ASIDE)
-      unconfirmed.push({ ...withRecheck(finding, value), message: `${finding.message} (${where})`, seed: context.seed });
-  };
-  for (const [i, value] of covering.entries()) {
-    tried += 1;
-    sendAhead(tried + 2 * context.concurrency);
-    const { judgement, confirmed } = await judgeFresh(value);
-    if (judgement.kind === 'pass' || judgement.kind === 'fail') options.covering?.judged?.(i);
-    if (judgement.kind === 'fail' && !confirmed) {
-      setAside(judgement.finding, value, `covering request ${i + 1} of ${covering.length}`);
-      continue;
-    }
-    // Already among the plainest requests of its pair: reported as it is, not shrunk.
-    if (!tally(judgement, value))
-      return [{ ...failure!, message: `${failure!.message} (covering request ${i + 1} of ${covering.length})`, seed: context.seed }];
-  }
-  const property = fc.asyncProperty(generated, async (value) => {
-    // Not once a failure was seen: what follows are shrinking's candidates, not the values sampled.
-    const shrinking = failure !== undefined;
-    if (!shrinking) {
-      tried += 1;
-      sendAhead(tried + 2 * context.concurrency);
-    }
-    const { judgement, confirmed } = await judgeFresh(value);
-    // A candidate's failure no still moment confirmed may be the data's doing: shrinking must not trade the
-    // failure found for it.
-    if (judgement.kind === 'fail' && !confirmed) {
-      if (!shrinking) setAside(judgement.finding, value, `request ${tried} of ${context.examples}`);
-      return true;
-    }
-    // The last failure seen is the shrunk counterexample's: shrinking stops on the last candidate that failed.
-    return tally(judgement, value);
-  });
-  const details = await fc.check(property, { seed: context.seed, numRuns: context.examples });
-  if (details.failed && failure) {
-    const shrunk = details.numShrinks > 0 ? `, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'}` : '';
-    return [{ ...failure, message: `${failure.message} (request ${details.numRuns} of ${context.examples}${shrunk})`, seed: context.seed }];
-  }
-  if (details.failed && details.errorInstance) throw details.errorInstance;
-  if (unconfirmed.length > 0) return unconfirmed;
-  if (judged === 0 && unknown > 0 && options.beyond) return options.beyond();
-  if (judged === 0)
-    return noEvidence(
-      `none of ${covering.length + context.examples} generated requests got an answer to judge: ${describeAnswers(unusable)}`,
-    );
-  return [];
+  const covering = options.covering?.values ?? [];
+  const found = await judgeCovering(run, covering);
+  if (found) return [found];
+  const details = await checkGenerated(run, generated);
+  return verdictOf(run, details, covering.length + context.examples);
 }
 
 /** The answer is evidence (not a 5xx, a redirect or a transport error), or the judgement that it is not. */

@@ -11,6 +11,12 @@ import type { PrismValidator } from '../model/prism.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
 
+/** What judges answers against the spec: prism-http for headers, the spec's schemas for bodies and records. */
+export interface Judges {
+  readonly prism: PrismValidator;
+  readonly schemas: SchemaValidator;
+}
+
 /** Settings of a run that shape what checks send. */
 export interface ContextSettings {
   readonly maxPages: number;
@@ -34,7 +40,7 @@ export function createOperationContext(
   operation: Operation,
   document: OpenAPIObject,
   client: HttpClient,
-  judges: { readonly prism: PrismValidator; readonly schemas: SchemaValidator },
+  judges: Judges,
   settings: ContextSettings,
   track: Track,
   shared?: OperationContext,

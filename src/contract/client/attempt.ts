@@ -1,0 +1,104 @@
+// One attempt at a request: sent, its body read within the cap and the timeout, everything recorded redacted.
+import { redact, redactValue, type Secrets } from '../../secrets/redact.ts';
+import type { RecordedResponse } from '../types.ts';
+import { describeNetworkError } from './network-error.ts';
+import { HEAD_CHARS, readCapped, type Body } from './read-capped.ts';
+import { rejection, type Answer, type Transport } from './transports.ts';
+
+/** The error of every exchange the run's deadline stopped, or kept from being sent. */
+export const DEADLINE_REACHED = 'run deadline reached';
+const REDUCED_BODY_BYTES = 1024 * 1024;
+
+/** What an attempt came to: a 429 to retry (with its Retry-After), or the response and any error. */
+export type Attempt = { readonly retryAfter: string | null } | { readonly response?: RecordedResponse; readonly error?: string };
+
+/** One request to make: where, how, and what to redact from what it records. */
+export interface AttemptRequest {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  /** A 429 comes back as `retryAfter` rather than as the response. */
+  readonly mayRetry: boolean;
+  readonly secrets: Secrets;
+  /** The path and query to send as they are, instead of `url`'s. */
+  readonly written?: string;
+}
+
+/** The caps and the timeout of a client's attempts (see HttpClientOptions). */
+export interface AttemptLimits {
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly reducedBodyBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The attempts of one client, sharing its counts and the knowledge that a body went over the cap (after which
+ * later bodies are read only up to the reduced cap).
+ *
+ * @example
+ * const attempt = createAttempt(limits, transport, stats);
+ * const result = await attempt({ url, method: 'GET', headers, mayRetry: true, secrets });
+ */
+export function createAttempt(limits: AttemptLimits, transport: Transport, stats: { sent: number; cut: number }) {
+  const reducedCap = Math.min(limits.maxBodyBytes, limits.reducedBodyBytes ?? REDUCED_BODY_BYTES);
+  let capReached = false;
+  // Read each time a chunk comes: a body read alongside the first one over the cap stops at the small cap too.
+  const cap = () => (capReached ? reducedCap : limits.maxBodyBytes);
+  return async ({ url, method, headers, mayRetry, secrets, written }: AttemptRequest): Promise<Attempt> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), limits.timeoutMs);
+    const onDeadline = () => controller.abort(new Error(DEADLINE_REACHED));
+    limits.signal?.addEventListener('abort', onDeadline, { once: true });
+    const started = performance.now();
+    try {
+      stats.sent += 1;
+      // Raced with the signal: an in-process fetch may ignore it and never answer.
+      const answer = await Promise.race([transport(url, method, headers, controller.signal, written), rejection(controller.signal)]);
+      if (answer.status === 429 && mayRetry) {
+        answer.body.stop();
+        return { retryAfter: answer.headers['retry-after'] ?? null };
+      }
+      const body = await readCapped(answer.body, cap, Number(answer.headers['content-length'] ?? Number.NaN));
+      if (body.cut) {
+        stats.cut += 1;
+        capReached = true;
+      }
+      return recorded(answer, body, secrets, Math.round(performance.now() - started), limits.maxBodyBytes);
+    } catch (error) {
+      if (limits.signal?.aborted) return { error: DEADLINE_REACHED };
+      return { error: controller.signal.aborted ? `no complete response within ${limits.timeoutMs} ms` : describeNetworkError(error) };
+    } finally {
+      clearTimeout(timer);
+      limits.signal?.removeEventListener('abort', onDeadline);
+    }
+  };
+}
+
+/** The response as recorded: redacted, its JSON parsed from the raw text; a body over the cap kept as its head. */
+function recorded(answer: Answer, body: Body, secrets: Secrets, durationMs: number, maxBodyBytes: number): Attempt {
+  const response = {
+    status: answer.status,
+    // Names too: a target may echo the key in a header's name (every character of many keys is allowed there).
+    headers: Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [redact(n, secrets), redact(v, secrets)])),
+    durationMs,
+  };
+  if (body.cut) {
+    const reduced = body.cap < maxBodyBytes;
+    const error = `body larger than ${body.cap} bytes; reading stopped${reduced ? ` (after a body over ${maxBodyBytes} bytes earlier in this run, later ones are read only up to ${body.cap})` : ''}`;
+    return { response: { ...response, text: redact(body.head.toString('utf8'), secrets).slice(0, HEAD_CHARS) }, error };
+  }
+  // Parsed from the raw text, then redacted: a preview cut later from any value is already clean.
+  const raw = body.bytes.toString('utf8');
+  return { response: { ...response, text: redact(raw, secrets), ...parseJson(raw, secrets) } };
+}
+
+function parseJson(raw: string, secrets: Secrets): { json?: unknown } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return {};
+  }
+  return { json: redactValue(json, secrets) };
+}

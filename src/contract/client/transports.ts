@@ -1,0 +1,98 @@
+// How a request reaches the target: undici over the network, or an in-process fetch; both give a body to pull
+// chunks from.
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { FetchLike } from '../types.ts';
+
+let sharedDispatcher: Dispatcher | undefined;
+
+/** The dispatcher every client shares unless given one: made on first use, so importing the kit opens nothing. */
+export function defaultDispatcher(): Dispatcher {
+  sharedDispatcher ??= new EnvHttpProxyAgent();
+  return sharedDispatcher;
+}
+
+export interface BodySource {
+  /** The next chunk, or undefined at the end. */
+  next(): Promise<Uint8Array | undefined>;
+  /** Stops reading and releases the connection (an unread rest is never downloaded). */
+  stop(): void;
+}
+
+export interface Answer {
+  readonly status: number;
+  /** Names lower-cased, repeated headers joined. */
+  readonly headers: Record<string, string>;
+  readonly body: BodySource;
+}
+
+/** `written`: the path and query to send as they are, instead of `url`'s. */
+export type Transport = (
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  written?: string,
+) => Promise<Answer>;
+
+export function undiciTransport(dispatcher: Dispatcher): Transport {
+  return async (url, method, headers, signal, written) => {
+    // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
+    // because ours (covering headers and body) aborts through the signal. A path as written goes through the
+    // dispatcher itself, which sends it unparsed.
+    const common = { method: method as Dispatcher.HttpMethod, headers, signal, headersTimeout: 0, bodyTimeout: 0 };
+    const response = written
+      ? await dispatcher.request({ ...common, origin: url.origin, path: written })
+      : await request(url, { ...common, dispatcher });
+    const flat: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers))
+      if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    // Destroying a body undici has not finished errors it ("Request aborted"): expected, not a crash.
+    response.body.on('error', () => undefined);
+    const iterator = response.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+    return {
+      status: response.statusCode,
+      headers: flat,
+      body: {
+        next: async () => {
+          const step = await iterator.next();
+          return step.done ? undefined : step.value;
+        },
+        stop: () => response.body.destroy(),
+      },
+    };
+  };
+}
+
+export function fetchTransport(fetch: FetchLike): Transport {
+  return async (url, method, headers, signal, written) => {
+    if (written) throw new Error('a path sent as written needs a network target');
+    const response = await fetch(new Request(url, { method, headers, redirect: 'manual', signal }));
+    const reader = response.body?.getReader();
+    // An in-process body does not listen to the request's signal: the read races it instead.
+    const aborted = rejection(signal);
+    const stop = () => void reader?.cancel().catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    return {
+      status: response.status,
+      headers: Object.fromEntries([...response.headers].map(([n, v]) => [n.toLowerCase(), v])),
+      body: {
+        next: async () => {
+          if (!reader) return undefined;
+          const step = await Promise.race([reader.read(), aborted]);
+          return step.done ? undefined : step.value;
+        },
+        stop,
+      },
+    };
+  };
+}
+
+/** A promise rejected when `signal` aborts (never resolved), to race with work that ignores the signal. */
+export function rejection(signal: AbortSignal): Promise<never> {
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined); // handled by whoever races it; unraced, it must not be "unhandled"
+  return aborted;
+}

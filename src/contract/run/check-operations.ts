@@ -1,0 +1,34 @@
+// Every check of every listing operation, side by side (or one after the other), recorded in operation order.
+import type { CheckOutcome, Exchange } from '../types.ts';
+import { judgeAgainIfChanged } from './judge-again.ts';
+import type { OperationRun } from './operation-runs.ts';
+import { scenariosOf } from './run-scenarios.ts';
+import type { RunScope } from './run-scope.ts';
+
+/** Every check of one operation: its scenarios, judged again if the data changed, then its responses. */
+async function checkOperation(scope: RunScope, run: OperationRun, probe: Exchange): Promise<CheckOutcome[]> {
+  const outcomes = await judgeAgainIfChanged(scope, await scenariosOf(scope, run), run, probe);
+  await run.recorder.settled();
+  return [...outcomes, ...run.judge.outcomes()];
+}
+
+/**
+ * The outcomes of every operation, in the order of the operations however their answers interleave.
+ *
+ * @example
+ * const outcomes = await checkOperations(scope, runs, probes);
+ */
+export async function checkOperations(
+  scope: RunScope,
+  runs: readonly OperationRun[],
+  probes: readonly Exchange[],
+): Promise<CheckOutcome[]> {
+  const outcomes: CheckOutcome[] = [];
+  const started = scope.settings.concurrency === 1 ? undefined : runs.map((run, i) => checkOperation(scope, run, probes[i]!));
+  // A listing's failure waits its turn to be thrown: it must not go unhandled meanwhile.
+  for (const operation of started ?? []) operation.catch(() => undefined);
+  for (const [i, run] of runs.entries()) {
+    outcomes.push(...(await (started ? started[i]! : checkOperation(scope, run, probes[i]!))));
+  }
+  return outcomes;
+}
