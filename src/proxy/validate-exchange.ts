@@ -50,6 +50,7 @@ export function exchangeValidator(
     concurrency: 1,
     pathsAsWritten: false,
     send: () => Promise.reject(new Error('the proxy sends no probes')),
+    sendTogether: () => [Promise.reject(new Error('the proxy sends no probes'))],
     listing: () => Promise.reject(new Error('the proxy reads no listings')),
     listingRead: () => undefined,
     pairs: createPairTally(),

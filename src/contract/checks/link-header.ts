@@ -1,5 +1,5 @@
 import type { Finding, ScenarioCheck } from '../model/check.ts';
-import { countAgain } from '../moment/at-once.ts';
+import { recountAgain } from '../moment/at-once.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { needRecords } from '../model/answers.ts';
 import { notApplicable } from '../model/skip.ts';
@@ -73,13 +73,11 @@ export const linkHeader: ScenarioCheck = {
         ...(counted ? {} : { absolute: true }),
         ...(counted && listing.complete
           ? {
-              recheck: async () => {
-                const [again, count] = await Promise.all([context.send(pageQuery(context, 2, size)), countAgain(context, listing)]);
-                const header = again.response?.headers.link;
-                const now = header === undefined ? undefined : parseLinks(header, again.request.url);
-                if (!now || !count) return undefined;
-                return !right(pagesOf(count.count, size, true)[rel], now.get(rel));
-              },
+              recheck: recountAgain(context, listing, [{ query: pageQuery(context, 2, size) }], (count, [again]) => {
+                const header = again!.response?.headers.link;
+                const now = header === undefined ? undefined : parseLinks(header, again!.request.url);
+                return now ? !right(pagesOf(count, size, true)[rel], now.get(rel)) : undefined;
+              }),
             }
           : {}),
       });

@@ -1,6 +1,6 @@
 import { answered, describeAnswers, identities, preview, recordsOf } from '../model/answers.ts';
 import { noEvidence } from '../model/skip.ts';
-import { sendEach } from '../moment/at-once.ts';
+import { compareAgain, sendEach } from '../moment/at-once.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import type { Exchange } from '../types.ts';
@@ -71,9 +71,13 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]
     ] as const
   ).flatMap(([parameter, fixed]) => ambiguousIntegerForms(parameter.schema).map((form) => ({ name: parameter.name, fixed, form })));
   type Form = (typeof forms)[number];
-  const sendForm = ({ name, fixed, form }: Form) =>
-    context.send({ ...fixed, [name]: form.value }, form.again ? { extraQuery: [[name, form.again]] } : undefined);
-  const readAs = ({ name, fixed, form }: Form) => Promise.all(form.readAs.map((v) => context.send({ ...fixed, [name]: v })));
+  const formQuery = ({ name, fixed, form }: Form) => ({
+    query: { ...fixed, [name]: form.value },
+    ...(form.again ? { options: { extraQuery: [[name, form.again]] as const } } : {}),
+  });
+  const readAsQueries = ({ name, fixed, form }: Form) => form.readAs.map((v) => ({ query: { ...fixed, [name]: v } }));
+  const sendForm = (form: Form) => context.send(formQuery(form).query, formQuery(form).options);
+  const readAs = (form: Form) => Promise.all(readAsQueries(form).map(({ query }) => context.send(query)));
   /** The form's records when no value it spells has them; undefined when it reads as one (or is refused). */
   const misreading = (answer: Exchange, readings: readonly Exchange[] | undefined) => {
     const records = recordsOf(answer);
@@ -99,11 +103,12 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]
     return [
       {
         ...misread(form.name, form.form, records, answers[i]!),
-        // The form and what it spells sent at once, so that both see one moment.
-        recheck: async () => {
-          const [again, readings] = await Promise.all([sendForm(form), readAs(form)]);
-          return misreading(again, readings) !== undefined;
-        },
+        // The form and what it spells sent together, so that both see one moment.
+        recheck: compareAgain(
+          context,
+          [formQuery(form), ...readAsQueries(form)],
+          ([again, ...readings]) => misreading(again!, readings) !== undefined,
+        ),
       },
     ];
   });

@@ -1,5 +1,5 @@
 import { answered, describeAnswers, identities, preview, recordsOf } from '../model/answers.ts';
-import { countAgain } from '../moment/at-once.ts';
+import { recountAgain, type Recheck } from '../moment/at-once.ts';
 import { listingTotal, needListing, sizeExchanges, type Listing } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
 import { pageQuery } from '../model/listing-query.ts';
@@ -48,20 +48,21 @@ export const pagePastEnd: ScenarioCheck = {
       exchange,
       exchanges: [...sizeExchanges(listing), exchange],
       // Records there may have arrived since the listing was counted: counted again, is the page still not empty?
-      ...(!records ? { absolute: true } : listing.complete ? { recheck: () => recordsPastEnd(context, listing, total, size) } : {}),
+      ...(!records ? { absolute: true } : listing.complete ? { recheck: recordsPastEnd(context, listing, total, size) } : {}),
     });
     return findings;
   },
 };
 
 /**
- * Counts the listing again and reads the page of size `size` just past the end as it was (sent together), then,
- * if the count moved, the page past the new end: whether the page past the end holds records.
+ * The listing counted again with the page of size `size` just past the end as it was, all at one moment:
+ * whether that page holds records, when it is still past the end (undefined when so many records arrived
+ * that it is not).
  */
-async function recordsPastEnd(context: OperationContext, listing: Listing, total: number, size: number): Promise<boolean | undefined> {
-  const past = (count: number) => pageQuery(context, Math.floor(count / size) + 2, size);
-  const again = await countAgain(context, listing, [past(total)]);
-  if (!again) return undefined;
-  const page = again.count === total ? again.extra[0] : recordsOf(await context.send(past(again.count)));
-  return page && page.length > 0;
-}
+const recordsPastEnd = (context: OperationContext, listing: Listing, total: number, size: number): Recheck => {
+  const page = Math.floor(total / size) + 2;
+  return recountAgain(context, listing, [{ query: pageQuery(context, page, size) }], (count, [past]) => {
+    const records = recordsOf(past!);
+    return count <= (page - 1) * size && records ? records.length > 0 : undefined;
+  });
+};

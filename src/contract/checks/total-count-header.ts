@@ -1,7 +1,7 @@
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { Listing } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
-import { countAgain } from '../moment/at-once.ts';
+import { recountAgain, type Recheck } from '../moment/at-once.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { needRecords } from '../model/answers.ts';
 import { notApplicable } from '../model/skip.ts';
@@ -42,7 +42,7 @@ export const totalCountHeader: ScenarioCheck = {
           actual: header,
           exchange,
           exchanges: [exchange, ...sizeExchanges(listing)],
-          ...(listing.complete ? { recheck: () => totalAgain(context, listing) } : {}),
+          ...(listing.complete ? { recheck: totalAgain(context, listing) } : {}),
         });
       }
     }
@@ -62,12 +62,10 @@ export const totalCountHeader: ScenarioCheck = {
   },
 };
 
-/** X-Total-Count of page 1 of size 1, read again, against the records counted by reading the listing again at the same time. */
-async function totalAgain(context: OperationContext, listing: Listing): Promise<boolean | undefined> {
-  const [header, again] = await Promise.all([
-    context.send(pageQuery(context, 1, 1)).then((e) => e.response?.headers['x-total-count']),
-    countAgain(context, listing),
-  ]);
-  // No header now (an error answer) cannot tell.
-  return header === undefined ? undefined : again && header !== String(again.count);
-}
+/** X-Total-Count of page 1 of size 1, read again with the listing counted again, at one moment: whether they still differ. */
+const totalAgain = (context: OperationContext, listing: Listing): Recheck =>
+  recountAgain(context, listing, [{ query: pageQuery(context, 1, 1) }], (count, [page]) => {
+    const header = page!.response?.headers['x-total-count'];
+    // No header now (an error answer) cannot tell.
+    return header === undefined ? undefined : header !== String(count);
+  });

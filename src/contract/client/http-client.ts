@@ -3,7 +3,7 @@
 import { redact, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
 import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
-import { createAttempt, DEADLINE_REACHED } from './attempt.ts';
+import { createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
@@ -69,6 +69,13 @@ export interface SendOptions {
   readonly priority?: number;
 }
 
+/** One request of a group sent together: a path (the operation's, or a variant of it), its query and options. */
+export interface Ask {
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly options?: SendOptions;
+}
+
 /** What a client has done so far; a live object, updated as requests go. */
 export interface ClientStats {
   /** Requests actually sent, retries included. */
@@ -82,6 +89,11 @@ export interface ClientStats {
 /** Sends requests to the target and records each as a redacted {@link Exchange}; never throws. */
 export interface HttpClient {
   send(operationId: string, path: string, query: Readonly<Record<string, string>>, options?: SendOptions): Promise<Exchange>;
+  /**
+   * Sends `asks` as one group, let through whole: their first attempts start together in one turn (so that
+   * their answers show the data at one moment), whatever the requests in flight; the exchanges in `asks`' order.
+   */
+  sendTogether(operationId: string, asks: readonly Ask[]): Promise<Exchange>[];
   readonly secrets: Secrets;
   readonly stats: ClientStats;
 }
@@ -113,37 +125,68 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
   // The base URL's own path (a deployment under /v1), before a path sent as written.
   const endpoint = { base, basePath: new URL(base).pathname.replace(/\/$/, '') };
+  /**
+   * One request to its end: its first attempt (in a group's turn when given, else in its own), then a retry of
+   * each 429 in a turn of its own, within the deadline.
+   */
+  async function deliver(
+    operationId: string,
+    made: Made,
+    sendOptions: SendOptions,
+    first?: Promise<Attempt | undefined>,
+  ): Promise<Exchange> {
+    const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
+    const head = { operationId, request: made.recorded, ...alone };
+    for (let tries = 0; ; tries += 1) {
+      const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority);
+      const startedDateTime = made.startedDateTime;
+      if (!result)
+        return { operationId, request: made.recorded, error: DEADLINE_REACHED, ...alone, ...(startedDateTime ? { startedDateTime } : {}) };
+      if ('retryAfter' in result) {
+        scheduler.backOff(retryDelay(result.retryAfter, tries));
+        continue;
+      }
+      return answered(head, startedDateTime, result, made.secrets, scheduler, tries);
+    }
+  }
+  /** The request made, with its attempt (retries counted) and the time its last attempt started. */
+  const make = (path: string, query: Readonly<Record<string, string>>, sendOptions: SendOptions): Made => {
+    const made = makeRequest(options, endpoint, secrets, path, query, sendOptions);
+    const self: Made = {
+      ...made,
+      startedDateTime: '',
+      attempt(tries) {
+        if (tries > 0) stats.retried += 1;
+        self.startedDateTime = new Date().toISOString();
+        return attempt({ ...made, mayRetry: tries < maxRetries });
+      },
+    };
+    return self;
+  };
   return {
     secrets,
     stats,
-    async send(operationId, path, query, sendOptions = {}) {
-      const made = makeRequest(options, endpoint, secrets, path, query, sendOptions);
-      const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
-      const head = { operationId, request: made.recorded, ...alone };
-      let startedDateTime = '';
-      for (let tries = 0; ; tries += 1) {
-        const result = await scheduler.inTurn(() => {
-          if (tries > 0) stats.retried += 1;
-          startedDateTime = new Date().toISOString();
-          return attempt({ ...made, mayRetry: tries < maxRetries });
-        }, sendOptions.priority);
-        if (!result)
-          return {
-            operationId,
-            request: made.recorded,
-            error: DEADLINE_REACHED,
-            ...alone,
-            ...(startedDateTime ? { startedDateTime } : {}),
-          };
-        if ('retryAfter' in result) {
-          scheduler.backOff(retryDelay(result.retryAfter, tries));
-          continue;
-        }
-        return answered(head, startedDateTime, result, made.secrets, scheduler, tries);
-      }
+    send: (operationId, path, query, sendOptions = {}) => deliver(operationId, make(path, query, sendOptions), sendOptions),
+    sendTogether(operationId, asks) {
+      const made = asks.map((ask) => make(ask.path, ask.query, ask.options ?? {}));
+      const firsts = scheduler.together(
+        made.map((m) => () => m.attempt(0)),
+        asks[0]?.options?.priority,
+      );
+      return made.map((m, i) =>
+        deliver(
+          operationId,
+          m,
+          asks[i]!.options ?? {},
+          firsts.then((results) => results[i]),
+        ),
+      );
     },
   };
 }
+
+/** A request made: as sent and as recorded, its attempt, and when its last attempt started. */
+type Made = ReturnType<typeof makeRequest> & { startedDateTime: string; attempt(tries: number): Promise<Attempt> };
 
 /** The exchange of an attempt that came back; a 429 given back (retries spent) slows the run all the same. */
 function answered(

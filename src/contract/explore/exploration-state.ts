@@ -1,6 +1,6 @@
-import { firstPage, LISTING_READ, pageQuery } from '../model/listing-query.ts';
+import { firstPage } from '../model/listing-query.ts';
 import type { OperationContext } from '../model/context.ts';
-import { readListing } from '../moment/read-listing.ts';
+import { listingPages, readListing } from '../moment/read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../material/wrong-keys.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
@@ -89,14 +89,7 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
           live.send = createQueryMemo(context);
           live.reference = createReferencePages(context, live.send);
           const [fresh] = await Promise.all([
-            readListing(
-              (n, s) => context.send(pageQuery(context, n, s), LISTING_READ),
-              firstPage(context.parameters),
-              listing.size,
-              listing.maxPages,
-              context.seed,
-              ahead,
-            ),
+            readListing(listingPages(context), firstPage(context.parameters), listing.size, listing.maxPages, context.seed, ahead),
             prefetch?.(),
           ]);
           if (!fresh.complete) return { changed: false };

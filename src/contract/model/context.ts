@@ -30,6 +30,13 @@ export interface OperationContext {
   readonly pathsAsWritten: boolean;
   /** GET the operation's path with `query`; the exchange is recorded for the response checks. */
   send(query: Readonly<Record<string, string>>, options?: SendOptions): Promise<Exchange>;
+  /**
+   * GETs of the operation's path sent as one group, let through whole (see HttpClient.sendTogether); each
+   * recorded in order, as `send` records one.
+   */
+  sendTogether(
+    queries: readonly { readonly query: Readonly<Record<string, string>>; readonly options?: SendOptions }[],
+  ): Promise<Exchange>[];
   /** The whole listing (cached; bounded by --max-pages). */
   listing(): Promise<Listing>;
   /** The listing if a check has asked for it, else undefined (nothing is sent). */

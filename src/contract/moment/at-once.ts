@@ -2,6 +2,8 @@
 import type { OperationContext } from '../model/context.ts';
 import type { Listing } from '../model/listing.ts';
 import { recordsOf } from '../model/answers.ts';
+import type { SendOptions } from '../client/http-client.ts';
+import type { Exchange } from '../types.ts';
 import { firstPage, pageQuery } from '../model/listing-query.ts';
 
 /**
@@ -23,46 +25,98 @@ export async function sendEach<T, R>(
   return answers;
 }
 
+/** A request of a group: a query of the operation, with options of its own. */
+export interface Query {
+  readonly query: Readonly<Record<string, string>>;
+  readonly options?: SendOptions;
+}
+
 /**
- * Sends `queries` again, all at once (so that they see the data at one moment, however often it changes), and
- * resolves whether `disagree` still holds of their records (undefined when one is not a 200 array).
+ * Sends `queries` as one group, let through whole by the client's scheduler, so that their answers show the
+ * data at one moment however often it changes; the answers in the queries' order.
+ *
+ * @example
+ * const [page, count] = await sendTogether(context, [{ query: pageQuery(context, 2, 10) }, { query: {} }]);
+ */
+export const sendTogether = (context: OperationContext, queries: readonly Query[]): Promise<Exchange[]> =>
+  Promise.all(context.sendTogether(queries));
+
+/** What a finding that compares answers is judged again with: true, it still holds; false, it no longer does; undefined, cannot tell. */
+export type Recheck = () => Promise<boolean | undefined>;
+
+/**
+ * A finding's recheck: `queries` sent again together, and whether `disagree` still holds of their answers
+ * (undefined: the answers cannot tell).
+ *
+ * @example
+ * recheck: compareAgain(context, [{ query }, { query }], ([a, b]) => a!.response?.status !== b!.response?.status),
+ */
+export const compareAgain =
+  (context: OperationContext, queries: readonly Query[], disagree: (answers: readonly Exchange[]) => boolean | undefined): Recheck =>
+  async () =>
+    disagree(await sendTogether(context, queries));
+
+/**
+ * A finding's recheck on records: `queries` sent again together, and whether `disagree` still holds of their
+ * records (undefined when one is not a 200 array).
  */
 export function recheckOf(
   context: OperationContext,
   queries: readonly Readonly<Record<string, string>>[],
   disagree: (records: readonly Record<string, unknown>[][]) => boolean,
-): () => Promise<boolean | undefined> {
-  return async () => {
-    const answers = (await Promise.all(queries.map((query) => context.send(query)))).map(recordsOf);
-    return answers.every((records) => records !== undefined) ? disagree(answers as Record<string, unknown>[][]) : undefined;
-  };
+): Recheck {
+  return compareAgain(
+    context,
+    queries.map((query) => ({ query })),
+    (answers) => {
+      const records = answers.map(recordsOf);
+      return records.every((r) => r !== undefined) ? disagree(records as Record<string, unknown>[][]) : undefined;
+    },
+  );
 }
 
 /**
  * A listing read to its end, counted again: the pages it had and two more (room for records that arrived
- * since), with `extra` queries, all sent at once. When the listing now goes past them, all of it is sent again
- * at once over twice as many pages (up to --max-pages), so that every count comes from one moment. Undefined
- * when a page is not a 200 array or the listing goes past --max-pages.
+ * since), with `extra` queries, all sent as one group. When the listing now goes past them, all of it is sent
+ * again over twice as many pages (up to --max-pages), so that every count comes from one moment with the
+ * extra answers. Undefined when a page is not a 200 array or the listing goes past --max-pages.
  */
 export async function countAgain(
   context: OperationContext,
   listing: Listing,
-  extra: readonly Readonly<Record<string, string>>[] = [],
-): Promise<{ count: number; extra: (Record<string, unknown>[] | undefined)[] } | undefined> {
+  extra: readonly Query[] = [],
+): Promise<{ count: number; extra: Exchange[] } | undefined> {
   const { size } = listing;
   const first = firstPage(context.parameters);
   for (let wanted = Math.min(listing.maxPages, listing.pages + 2); ; wanted = Math.min(listing.maxPages, wanted * 2)) {
-    const answers = await Promise.all([
-      ...Array.from({ length: wanted }, (_, k) => context.send(pageQuery(context, first + k, size))),
-      ...extra.map((query) => context.send(query)),
-    ]);
+    const pages = Array.from({ length: wanted }, (_, k) => ({ query: pageQuery(context, first + k, size) }));
+    const answers = await sendTogether(context, [...pages, ...extra]);
     let count = 0;
     for (const exchange of answers.slice(0, wanted)) {
       const records = recordsOf(exchange);
       if (!records) return undefined;
       count += records.length;
-      if (records.length < size) return { count, extra: answers.slice(wanted).map(recordsOf) };
+      if (records.length < size) return { count, extra: answers.slice(wanted) };
     }
     if (wanted === listing.maxPages) return undefined;
   }
 }
+
+/**
+ * A finding's recheck on the listing's size: the listing counted again with `extra` queries, all at one moment,
+ * and whether `disagree` still holds of the count and the extra answers.
+ *
+ * @example
+ * recheck: recountAgain(context, listing, [{ query: pageQuery(context, 1, 1) }], (count, [page]) => header(page) !== String(count)),
+ */
+export const recountAgain =
+  (
+    context: OperationContext,
+    listing: Listing,
+    extra: readonly Query[],
+    disagree: (count: number, extra: readonly Exchange[]) => boolean | undefined,
+  ): Recheck =>
+  async () => {
+    const again = await countAgain(context, listing, extra);
+    return again && disagree(again.count, again.extra);
+  };

@@ -3,6 +3,7 @@ import { identities, recordsOf } from '../model/answers.ts';
 import type { Finding } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import type { Exchange } from '../types.ts';
+import { sendTogether } from './at-once.ts';
 
 /** Re-reads of the first page when its answers differ, to tell data that lives from answers that are broken. */
 export const REREADS = 3;
@@ -128,8 +129,8 @@ export async function observeChange(context: OperationContext, probe: Exchange, 
  */
 export async function stillDuring<T>(context: OperationContext, during: () => Promise<T>): Promise<{ result: T; still: boolean }> {
   const query = pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters));
-  // Each pair at once: replicas taking turns answer one request each.
-  const pair = () => Promise.all([context.send(query), context.send(query)]);
+  // Each pair together: replicas taking turns answer one request each.
+  const pair = () => sendTogether(context, [{ query }, { query }]);
   const reads = await pair();
   const result = await during();
   reads.push(...(await pair()));

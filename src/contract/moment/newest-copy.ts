@@ -1,5 +1,5 @@
 import { identities, recordsOf } from '../model/answers.ts';
-import type { HttpClient } from '../client/http-client.ts';
+import type { HttpClient, SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
 
 /** Copies of each plain listing request a {@link newestCopy} client sends at once. */
@@ -36,20 +36,47 @@ export function isNewer(a: Exchange, b: Exchange): boolean {
  * const context = createOperationContext(operation, document, newestCopy(client), judges, settings, track);
  */
 export function newestCopy(client: HttpClient): HttpClient {
+  /** Whether a request is plain: nothing of its own but its place in the queue. */
+  const plain = (options: SendOptions | undefined) => {
+    const { priority: _, ...own } = options ?? {};
+    return !Object.values(own).some((v) => v !== undefined);
+  };
+  /** The answer kept of a request's copies: the newest version's, or one that is not a 200 array, to be judged. */
+  const keep = (copies: readonly Exchange[]) => {
+    const kept = copies.find((copy) => !recordsOf(copy)) ?? copies.reduce((newest, copy) => (isNewer(copy, newest) ? copy : newest));
+    discarded.set(
+      kept,
+      copies.filter((copy) => copy !== kept),
+    );
+    return kept;
+  };
   return {
     secrets: client.secrets,
     stats: client.stats,
     async send(operationId, path, query, options) {
-      // Plain: nothing of its own but its place in the queue.
-      const { priority, ...own } = options ?? {};
-      if (Object.values(own).some((v) => v !== undefined)) return client.send(operationId, path, query, options);
-      const copies = await Promise.all(Array.from({ length: COPIES }, () => client.send(operationId, path, query, options)));
-      const kept = copies.find((copy) => !recordsOf(copy)) ?? copies.reduce((newest, copy) => (isNewer(copy, newest) ? copy : newest));
-      discarded.set(
-        kept,
-        copies.filter((copy) => copy !== kept),
+      if (!plain(options)) return client.send(operationId, path, query, options);
+      return keep(
+        await Promise.all(
+          client.sendTogether(
+            operationId,
+            Array.from({ length: COPIES }, () => ({ path, query, options })),
+          ),
+        ),
       );
-      return kept;
+    },
+    sendTogether(operationId, asks) {
+      // Every copy of every plain request in one group, so that the group still shows one moment.
+      const sent = client.sendTogether(
+        operationId,
+        asks.flatMap((ask) => Array.from({ length: plain(ask.options) ? COPIES : 1 }, () => ask)),
+      );
+      let at = 0;
+      return asks.map((ask) => {
+        const n = plain(ask.options) ? COPIES : 1;
+        const copies = sent.slice(at, at + n);
+        at += n;
+        return n === 1 ? copies[0]! : Promise.all(copies).then(keep);
+      });
     },
   };
 }

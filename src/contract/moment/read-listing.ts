@@ -4,9 +4,29 @@ import { describeAnswer, identities, identity, recordsOf } from '../model/answer
 import type { Listing, ListingEnd, ReadPage } from '../model/listing.ts';
 import { headShifted, REREADS } from './live-data.ts';
 import type { Exchange } from '../types.ts';
+import type { OperationContext } from '../model/context.ts';
+import { LISTING_READ, pageQuery } from '../model/listing-query.ts';
 
-/** Sends page `page` of size `size` of the listing (no search). */
-export type PageReader = (page: number, size: number) => Promise<Exchange>;
+/**
+ * Sends page `page` of size `size` of the listing (no search); `together`, when given, sends several pages as one
+ * group let through whole (a listing read again reads its known pages at one moment).
+ */
+export type PageReader = ((page: number, size: number) => Promise<Exchange>) & {
+  readonly together?: (pages: readonly number[], size: number) => Promise<Exchange>[];
+};
+
+/**
+ * The pages of `context`'s listing, sent before queued requests (most checks wait on the listing), several at
+ * once as one group.
+ *
+ * @example
+ * const listing = await readListing(listingPages(context), 1, 100, 50, seed);
+ */
+export const listingPages = (context: OperationContext): PageReader =>
+  Object.assign((page: number, size: number) => context.send(pageQuery(context, page, size), LISTING_READ), {
+    together: (pages: readonly number[], size: number) =>
+      context.sendTogether(pages.map((page) => ({ query: pageQuery(context, page, size), options: LISTING_READ }))),
+  });
 
 /** Doublings of the page number before the kit gives up looking for the end (page 50 * 2^40 is beyond any listing). */
 const MAX_DOUBLINGS = 40;
@@ -47,7 +67,9 @@ export async function readListing(
 
 /** `read`, with the first `ahead` pages of size `size` sent at once: a listing read again reads them at one moment. */
 function aheadOf(read: PageReader, first: number, size: number, ahead: number): PageReader {
-  const sent = new Map(Array.from({ length: ahead }, (_, k) => [first + k, read(first + k, size)] as const));
+  const pages = Array.from({ length: ahead }, (_, k) => first + k);
+  const answers = read.together ? read.together(pages, size) : pages.map((page) => read(page, size));
+  const sent = new Map(pages.map((page, k) => [page, answers[k]!] as const));
   return (page, s) => {
     const early = s === size ? sent.get(page) : undefined;
     sent.delete(page);

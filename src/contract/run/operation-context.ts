@@ -1,11 +1,11 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { listingParameters } from '../../spec/listing-parameters.ts';
 import type { Operation } from '../../spec/operations.ts';
-import { firstPage, largestPageSize, LISTING_READ, pageQuery } from '../model/listing-query.ts';
+import { firstPage, largestPageSize } from '../model/listing-query.ts';
 import type { Listing } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
-import { readListing } from '../moment/read-listing.ts';
-import type { HttpClient } from '../client/http-client.ts';
+import { listingPages, readListing } from '../moment/read-listing.ts';
+import type { HttpClient, SendOptions } from '../client/http-client.ts';
 import type { SchemaValidator } from '../../spec/schema-validator.ts';
 import type { PrismValidator } from '../model/prism.ts';
 import type { Track } from '../client/exchange-recorder.ts';
@@ -48,6 +48,7 @@ export function createOperationContext(
   priority = 0,
 ): OperationContext {
   const parameters = listingParameters(operation);
+  const withPriority = (options: SendOptions | undefined) => (priority === 0 ? options : { priority, ...options });
   let listing: Promise<Listing> | undefined;
 
   const context: OperationContext = {
@@ -63,24 +64,19 @@ export function createOperationContext(
     pathsAsWritten: settings.pathsAsWritten,
     ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
     send(query, options) {
-      const exchange = client.send(
-        operation.operationId,
-        options?.path ?? operation.path,
-        query,
-        priority === 0 ? options : { priority, ...options },
-      );
+      const exchange = client.send(operation.operationId, options?.path ?? operation.path, query, withPriority(options));
       track(exchange);
       return exchange;
     },
+    sendTogether(queries) {
+      const asks = queries.map(({ query, options }) => ({ path: options?.path ?? operation.path, query, options: withPriority(options) }));
+      const exchanges = client.sendTogether(operation.operationId, asks);
+      for (const exchange of exchanges) track(exchange);
+      return exchanges;
+    },
     listing() {
       if (shared) return shared.listing();
-      listing ??= readListing(
-        (n, s) => context.send(pageQuery(context, n, s), LISTING_READ),
-        firstPage(parameters),
-        largestPageSize(parameters),
-        settings.maxPages,
-        settings.seed,
-      );
+      listing ??= readListing(listingPages(context), firstPage(parameters), largestPageSize(parameters), settings.maxPages, settings.seed);
       return listing;
     },
     listingRead: () => (shared ? shared.listingRead() : listing),

@@ -58,6 +58,9 @@ describe('newestCopy: each plain listing request answered by the newest of its c
         const base = answer(n % 2 ? listing(49).slice(0, 20) : listing(50).slice(0, 20));
         return { ...base, response: { ...base.response!, ...extra } };
       },
+      sendTogether(op, asks) {
+        return asks.map((ask) => client.send(op, ask.path, ask.query, ask.options));
+      },
     };
     return { client: newestCopy(client), sent };
   };

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { createScheduler } from '../../../src/contract/client/scheduler.ts';
+
+/**
+ * Sends that answer only when told to, recording what was in flight: time here is the test's own, not the
+ * clock's, so nothing depends on timing.
+ */
+function controlled() {
+  const log: string[] = [];
+  const open = new Map<string, () => void>();
+  let inFlight = 0;
+  let most = 0;
+  const send = (name: string) => () =>
+    new Promise<string>((resolve) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      log.push(name);
+      open.set(name, () => {
+        inFlight -= 1;
+        resolve(name);
+      });
+    });
+  /** Lets the microtasks run, so that whatever may start has started. */
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const finish = async (name: string) => {
+    open.get(name)!();
+    open.delete(name);
+    await settle();
+  };
+  return { send, log, finish, settle, open: () => [...open.keys()], most: () => most };
+}
+
+describe('the scheduler', () => {
+  it('keeps at most `concurrency` requests in flight, the highest priority first, in queue order within one', async () => {
+    const t = controlled();
+    const scheduler = createScheduler({ concurrency: 2 });
+    for (const name of ['a', 'b', 'c']) void scheduler.inTurn(t.send(name));
+    void scheduler.inTurn(t.send('urgent'), 1);
+    await t.settle();
+    expect(t.log).toEqual(['a', 'b']);
+    await t.finish('a');
+    expect(t.log).toEqual(['a', 'b', 'urgent']);
+    await t.finish('b');
+    expect(t.log).toEqual(['a', 'b', 'urgent', 'c']);
+    expect(t.most()).toBe(2);
+  });
+
+  it('lets a group through whole: it waits until all its members fit, and nothing queued after it goes first', async () => {
+    const t = controlled();
+    const scheduler = createScheduler({ concurrency: 3 });
+    void scheduler.inTurn(t.send('a'));
+    void scheduler.inTurn(t.send('b'));
+    const group = scheduler.together([t.send('g1'), t.send('g2'), t.send('g3')]);
+    void scheduler.inTurn(t.send('after'));
+    await t.settle();
+    // One slot is free, but the group needs three: it waits, and so does what was queued after it.
+    expect(t.log).toEqual(['a', 'b']);
+    await t.finish('a');
+    expect(t.log).toEqual(['a', 'b']);
+    await t.finish('b');
+    expect(t.log).toEqual(['a', 'b', 'g1', 'g2', 'g3']);
+    for (const name of ['g1', 'g2', 'g3']) await t.finish(name);
+    expect(await group).toEqual(['g1', 'g2', 'g3']);
+    expect(t.log.at(-1)).toBe('after');
+    expect(t.most()).toBe(3);
+  });
+
+  it('sends a group larger than the limit alone, never above the limit, nothing else between its members', async () => {
+    const t = controlled();
+    const scheduler = createScheduler({ concurrency: 1 });
+    void scheduler.together([t.send('g1'), t.send('g2')]);
+    void scheduler.inTurn(t.send('other'), 5);
+    await t.settle();
+    expect(t.open()).toEqual(['g1']);
+    await t.finish('g1');
+    expect(t.open()).toEqual(['g2']);
+    await t.finish('g2');
+    expect(t.log).toEqual(['g1', 'g2', 'other']);
+    expect(t.most()).toBe(1);
+  });
+
+  it('answers undefined for what the deadline stopped, and an empty group at once', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const scheduler = createScheduler({ concurrency: 2, signal: stop.signal });
+    const t = controlled();
+    expect(await scheduler.together([t.send('x'), t.send('y')])).toEqual([undefined, undefined]);
+    expect(await scheduler.together([])).toEqual([]);
+    expect(t.log).toEqual([]);
+  });
+
+  it('after a 429, one request at a time', async () => {
+    const t = controlled();
+    const scheduler = createScheduler({ concurrency: 4 });
+    scheduler.backOff(0);
+    for (const name of ['a', 'b']) void scheduler.inTurn(t.send(name));
+    await t.settle();
+    expect(t.open()).toEqual(['a']);
+  });
+});
