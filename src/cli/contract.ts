@@ -11,6 +11,7 @@ import type { Place } from '../contract/types.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { flagHelp } from '../options/flag-help.ts';
 import { parseFlags } from '../options/parse-flags.ts';
+import { targetUrl } from './target-url.ts';
 import { CliError, cliFail, integerOption } from './cli-error.ts';
 import { kitVersion } from './kit-version.ts';
 import { parseHeader } from './parse-header.ts';
@@ -86,9 +87,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
     if (writers.problem) throw writers.problem;
     if (writers.paths.har) har = openHarLog(writers.paths.har, kitVersion());
     const headerValues = rawHeaders.map(parseHeader);
-    if (!target) throw new CliError('--target URL is required (see tempmon contract --help)');
-    if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target))
-      throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
+    const targetChecked = targetUrl(target, 'contract');
     if (!apiKey) throw new CliError('no API key: set TEMPMON_API_KEY or pass --api-key');
     const checks =
       typeof values.checks === 'string'
@@ -100,7 +99,7 @@ export async function contractCommand(args: readonly string[], log: (text: strin
     const numeric = numericOptions(values);
     const spec = loadSpec(typeof values.spec === 'string' ? values.spec : undefined);
     const report = await runContract({
-      target,
+      target: targetChecked,
       apiKey,
       document: spec.document,
       strict,

@@ -1,23 +1,20 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { listOperations } from '../spec/operations.ts';
+import { listListings } from '../spec/operations.ts';
 import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
 import { appListener } from '../http/app-listener.ts';
 import { type HelpedFlag, flagHelp } from '../options/flag-help.ts';
 import { flagText, parseFlags } from '../options/parse-flags.ts';
-import { CliError, cliFail, integerOption } from './cli-error.ts';
+import { targetUrl } from './target-url.ts';
+import { cliFail, integerOption } from './cli-error.ts';
 import { listen } from './listen.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { listeningAddresses } from './listen-address.ts';
 
 /** `GET /alert and /sensor`: the spec's listings, as the help names them. */
 const listingPaths = (document: OpenAPIObject) =>
-  `GET ${new Intl.ListFormat('en', { type: 'conjunction' }).format(
-    listOperations(document)
-      .filter((op) => op.method === 'get')
-      .map((op) => op.path),
-  )}`;
+  `GET ${new Intl.ListFormat('en', { type: 'conjunction' }).format(listListings(document).map((op) => op.path))}`;
 
 /** The flags of `tempmon proxy`, in the order of its help. */
 const PROXY_FLAGS: readonly HelpedFlag[] = [
@@ -52,10 +49,7 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     log(proxyHelp(loadSpec(text('spec')).document));
     return undefined;
   }
-  const target = text('target');
-  if (!target) throw new CliError('--target URL is required (see tempmon proxy --help)');
-  if (!/^https?:\/\/[^/]/.test(target) || !URL.canParse(target))
-    throw new CliError(`--target must be an http(s) URL, got ${JSON.stringify(target)}`);
+  const target = targetUrl(text('target'), 'proxy');
   const portText = text('port');
   const timeoutText = text('timeout');
   const port = portText === undefined ? 4020 : integerOption('port', portText, 0, 65535);

@@ -6,7 +6,7 @@ import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import type { ScenarioOptions } from '../server/app-options.ts';
 import { DEFAULT_API_KEY } from '../server/create-app.ts';
 import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
-import { listOperations } from '../spec/operations.ts';
+import { listListings } from '../spec/operations.ts';
 import type { DatasetOptions } from '../spec/records.ts';
 import { type ApiKeys, apiKeysOption, integerOption, type OptionFailure } from './option-parsers.ts';
 import type { HelpedFlag } from './flag-help.ts';
@@ -193,7 +193,7 @@ export function describeKeys({ keys, from }: ApiKeys): string {
  * from the environment (double quotes, so the shell expands it).
  */
 export function tryLine(url: string, { from }: ApiKeys, document: OpenAPIObject): string {
-  const listing = listOperations(document).find((op) => op.method === 'get');
+  const listing = listListings(document)[0];
   const header = listing?.apiKeyHeader;
   const key = header === undefined ? '' : from === 'default' ? `-H '${header}: ${DEFAULT_API_KEY}' ` : `-H "${header}: $TEMPMON_API_KEY" `;
   return `try: curl ${key}'${url}${listing?.path ?? '/'}?pageSize=2'`;

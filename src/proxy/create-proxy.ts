@@ -7,9 +7,8 @@ import { type HideKeys, hideKeysIn, keyHider } from '../http/hide-keys.ts';
 import { createQueryParser } from '../http/parse-query.ts';
 import { createShell } from '../http/create-shell.ts';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE, problemBody, type ProblemTemplate } from '../http/problem.ts';
-import { apiKeyHeaders, listOperations } from '../spec/operations.ts';
+import { listListings, apiKeyHeaders } from '../spec/operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
-import { targetView } from '../spec/target-view.ts';
 import { createRecorder } from './recorder.ts';
 import { UpstreamTimeout, fetchUpstream, nodeUpstream, type UpstreamResponse } from './upstream.ts';
 import { exchangeValidator, type Violation } from './validate-exchange.ts';
@@ -37,10 +36,9 @@ const MAX_VIOLATIONS = 1_000;
 export async function createProxy(options: ProxyOptions) {
   const { document } = options.spec;
   // Loaded here, not at import: the public entry must not make every importer pay for prism-http.
-  const { createPrismValidator } = await import('../contract/model/prism.ts');
-  const prism = await createPrismValidator(document);
+  const { loadJudges } = await import('../contract/model/judges.ts');
+  const judges = await loadJudges(document);
   const validator = createSchemaValidator(document);
-  const judges = { prism, schemas: createSchemaValidator(targetView(document)) };
   const recorder = options.record ? createRecorder(options.record, document, validator) : undefined;
   const upstream = options.fetch ? fetchUpstream(options.fetch) : nodeUpstream;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -49,7 +47,7 @@ export async function createProxy(options: ProxyOptions) {
   let count = 0;
   const log = options.log ?? (() => undefined);
 
-  const operations = listOperations(document).filter((op) => op.method === 'get');
+  const operations = listListings(document);
   const keyHeaders = apiKeyHeaders(operations);
   /** Hides the key a request sent (in its key header) wherever the proxy itself quotes that request. */
   const hideKeysOf = (headers: Readonly<Record<string, string | string[] | undefined>>): HideKeys =>

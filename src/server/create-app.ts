@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { DEFAULT_DATASET } from '../fixtures/generate-dataset.ts';
 import { createRecordFactory } from '../fixtures/record-factory.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { apiKeyHeaders, honoPath, listOperations } from '../spec/operations.ts';
+import { listListings, apiKeyHeaders, honoPath } from '../spec/operations.ts';
 import { listProbes } from '../spec/probe-operations.ts';
 import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { AnswerCache } from './answer-cache.ts';
@@ -64,7 +64,7 @@ export function createMock(options: AppOptions = {}): Mock {
         ? createLiveDatasetStore(factory(), datasetOptions, spec.document, live.settings, live.clock)
         : createGeneratedDatasetStore(factory(), datasetOptions, spec.document));
   const validator = options.validator ?? createSchemaValidator(spec.document);
-  const operations = listOperations(spec.document).filter((op) => op.method === 'get');
+  const operations = listListings(spec.document);
   const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
   const scenarios = options.scenarios ?? {};
   const seed = scenarios.seed ?? datasetOptions.seed;

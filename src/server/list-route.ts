@@ -90,6 +90,8 @@ const sha1: (text: string) => string =
  */
 export function listRoute(answerer: Answerer, operation: Operation): Handler {
   const [invalid, unavailable] = [operationProblem(operation, 400), operationProblem(operation, 503)];
+  // The pagination headers as the spec names them (lower case, as a Fetch Headers object sends them).
+  const { count: countName, links: linksName } = operation.paging;
   return (c) => {
     // Prefer: example=empty shows a UI's empty state without touching the data (RFC 7240; Prism's name).
     const empty = preferencesOf(c).get('example') === 'empty';
@@ -112,8 +114,8 @@ export function listRoute(answerer: Answerer, operation: Operation): Handler {
     // Lower case and in order, as a Fetch Headers object would send them.
     const headers: Record<string, string> = {
       etag: answer.etag,
-      ...(answer.link ? { link: answer.link } : {}),
-      'x-total-count': String(answer.total),
+      ...(answer.link && linksName ? { [linksName]: answer.link } : {}),
+      ...(countName ? { [countName]: String(answer.total) } : {}),
       ...(moment === undefined ? {} : { [MOMENT_HEADER]: new Date(moment).toISOString() }),
     };
     const match = requestHeader(c, 'if-none-match');

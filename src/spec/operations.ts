@@ -6,6 +6,7 @@ import type {
   ResponseObject,
   SchemaObject,
   SecuritySchemeObject,
+  HeaderObject,
 } from 'openapi3-ts/oas31';
 import { type CollectionSpec, collectionOf, type OrderKey, orderOf } from './collection-spec.ts';
 import { isProbe } from './probe-operations.ts';
@@ -48,9 +49,25 @@ export interface Operation {
   readonly order: readonly OrderKey[];
   /** How the mock names and generates its records (`x-collection`, defaulted). */
   readonly collection: CollectionSpec;
+  /**
+   * The 200 answer's pagination headers, lower-cased, as the spec marks them (`x-pagination: total-count` and
+   * `links` on the header): absent when the spec documents none.
+   */
+  readonly paging: { readonly count?: string; readonly links?: string };
 }
 
+/** The extension that marks a response header as the listing's count or its page links. */
+export const PAGINATION = 'x-pagination';
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * The spec's listings: its operations read with GET (every route the mock serves, and the kit checks).
+ *
+ * @example
+ * for (const listing of listListings(document)) console.log(listing.operationId, listing.path);
+ */
+export const listListings = (document: OpenAPIObject): Operation[] => listOperations(document).filter((op) => op.method === 'get');
 
 /**
  * Lists the spec's operations that return a JSON array of component records, the only kind the
@@ -92,6 +109,7 @@ export function listOperations(document: OpenAPIObject): Operation[] {
         }),
         order: orderOf(operation, id),
         collection: collectionOf(operation, path, id),
+        paging: pagingOf(document, operation),
       });
     }
   }
@@ -110,6 +128,19 @@ export function listOperations(document: OpenAPIObject): Operation[] {
 export const apiKeyHeaders = (operations: readonly Operation[]): string[] => [
   ...new Set(operations.flatMap((op) => (op.apiKeyHeader ? [op.apiKeyHeader] : []))),
 ];
+
+/** The headers of the 200 answer marked as its count and its page links. */
+function pagingOf(document: OpenAPIObject, operation: OperationObject): Operation['paging'] {
+  const ok = operation.responses?.['200'];
+  const headers = ok ? (resolveRef<ResponseObject>(document, ok).headers ?? {}) : {};
+  const marked = (role: string) =>
+    Object.entries(headers)
+      .find(([, header]) => (resolveRef<HeaderObject>(document, header) as Record<string, unknown>)[PAGINATION] === role)?.[0]
+      .toLowerCase();
+  const count = marked('total-count');
+  const links = marked('links');
+  return { ...(count ? { count } : {}), ...(links ? { links } : {}) };
+}
 
 /** A JSON pointer segment (RFC 6901). */
 const pointerSegment = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');

@@ -72,7 +72,7 @@ describe('the layout (README) and the import graph agree', () => {
     const reversed = wrongWayImports([...order].reverse(), files);
     expect(reversed).toContain('src/cli/serve.ts -> src/server/create-app.ts');
     // A dynamic import, and an import of types only, count as much as a static import.
-    expect(reversed).toContain('src/proxy/create-proxy.ts -> src/contract/model/prism.ts');
+    expect(reversed).toContain('src/proxy/create-proxy.ts -> src/contract/model/judges.ts');
     expect(reversed).toContain('src/options/scenario-options.ts -> src/server/app-options.ts');
   });
 

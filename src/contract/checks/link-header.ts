@@ -3,7 +3,7 @@ import { recountAgain } from '../moment/at-once.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { needRecords } from '../model/answers.ts';
 import { notApplicable } from '../model/skip.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { pageQuery, firstPage, linksHeader } from '../model/listing-query.ts';
 
 /** Parses an RFC 8288 Link header into rel -> URL (relative URLs resolved against `base`). */
 export function parseLinks(header: string, base: string): Map<string, URL> | undefined {
@@ -39,10 +39,10 @@ export const linkHeader: ScenarioCheck = {
     const missing = needListing(listing, 1);
     if (missing) return missing;
     const size = 3;
-    const exchange = await context.send(pageQuery(context, 2, size));
+    const exchange = await context.send(pageQuery(context, firstPage(context.parameters) + 1, size));
     const unusable = needRecords([exchange], 'page 2 of size 3');
     if (unusable) return unusable;
-    const header = exchange.response?.headers.link;
+    const header = linksHeader(context, exchange);
     if (header === undefined) return notApplicable('the target sends no Link header (an optional header)');
     const links = parseLinks(header, exchange.request.url);
     if (!links)
@@ -73,11 +73,16 @@ export const linkHeader: ScenarioCheck = {
         ...(counted ? {} : { absolute: true }),
         ...(counted && listing.complete
           ? {
-              recheck: recountAgain(context, listing, [{ query: pageQuery(context, 2, size) }], (count, [again]) => {
-                const header = again!.response?.headers.link;
-                const now = header === undefined ? undefined : parseLinks(header, again!.request.url);
-                return now ? !right(pagesOf(count, size, true)[rel], now.get(rel)) : undefined;
-              }),
+              recheck: recountAgain(
+                context,
+                listing,
+                [{ query: pageQuery(context, firstPage(context.parameters) + 1, size) }],
+                (count, [again]) => {
+                  const header = linksHeader(context, again!);
+                  const now = header === undefined ? undefined : parseLinks(header, again!.request.url);
+                  return now ? !right(pagesOf(count, size, true)[rel], now.get(rel)) : undefined;
+                },
+              ),
             }
           : {}),
       });

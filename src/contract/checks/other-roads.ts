@@ -1,3 +1,5 @@
+import { countHeader } from '../model/listing-query.ts';
+import type { OperationContext } from '../model/context.ts';
 import { describeAnswers, preview } from '../model/answers.ts';
 import { noEvidence, notApplicable } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
@@ -33,11 +35,11 @@ export function otherRoads(path: string, asWritten: boolean): Road[] {
   return roads.map((road) => ({ ...road, options: { ...road.options, apiKey: null, judgedAlone: true } }));
 }
 
-/** Whether an answer gives the listing away: a 2xx with a non-empty JSON array, or with X-Total-Count. */
-function givesData(exchange: Exchange): boolean {
+/** Whether an answer gives the listing away: a 2xx with a non-empty JSON array, or with its count header. */
+function givesData(context: OperationContext, exchange: Exchange): boolean {
   const response = exchange.response;
   if (!response || response.status < 200 || response.status >= 300) return false;
-  return (Array.isArray(response.json) && response.json.length > 0) || response.headers['x-total-count'] !== undefined;
+  return (Array.isArray(response.json) && response.json.length > 0) || countHeader(context, exchange) !== undefined;
 }
 
 /**
@@ -61,13 +63,13 @@ export const otherRoadsToData: ScenarioCheck = {
     for (const [i, road] of roads.entries()) {
       const exchange = answers[i]!;
       if (!exchange.response) unseen.push(exchange);
-      if (!givesData(exchange)) continue;
+      if (!givesData(context, exchange)) continue;
       const response = exchange.response!;
       findings.push({
         severity: 'error',
         message: `${road.label}, without any key, gives the listing's data`,
         expected: 'no records and no X-Total-Count without the key',
-        actual: `${response.status}${response.headers['x-total-count'] ? ` X-Total-Count: ${response.headers['x-total-count']}` : ''} ${preview(response.text, 60)}`,
+        actual: `${response.status}${countHeader(context, exchange) ? ` X-Total-Count: ${countHeader(context, exchange)}` : ''} ${preview(response.text, 60)}`,
         exchange,
         absolute: true,
       });

@@ -1,7 +1,7 @@
 import { answered, describeAnswers, recordsOf, unusable } from '../model/answers.ts';
 import { listingTotal, needListing, pagesHolding, sizeExchanges } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { pageQuery, largestPageSize, firstPage } from '../model/listing-query.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import type { Exchange } from '../types.ts';
@@ -21,12 +21,12 @@ export const pageSizeConformance: ScenarioCheck = {
     if (missing) return missing;
     const known = listing.records.length;
     const total = listingTotal(listing);
-    const max = Number(context.parameters.pageSize.schema.maximum ?? 100);
+    const max = largestPageSize(context.parameters);
     const findings: Finding[] = [];
     const unseen: Exchange[] = [];
     const sizes = [...new Set([1, 2, 7, max])];
     for (const size of sizes) {
-      const exchange = await context.send(pageQuery(context, 1, size));
+      const exchange = await context.send(pageQuery(context, firstPage(context.parameters), size));
       const records = recordsOf(exchange);
       if (!records) {
         if (answered(exchange)) findings.push(unusable(exchange, 'error', `pageSize=${size}`));

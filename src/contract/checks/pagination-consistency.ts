@@ -1,6 +1,6 @@
 import { identities, needRecords, recordsOf } from '../model/answers.ts';
 import { needListing, listingTotal, pagesHolding, type Listing } from '../model/listing.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { pageQuery, firstPage } from '../model/listing-query.ts';
 import { recheckOf } from '../moment/at-once.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
@@ -37,7 +37,8 @@ export const paginationConsistency: ScenarioCheck = {
     const missing = needListing(listing, 1);
     if (missing) return missing;
     const findings: Finding[] = farPages(listing);
-    const queries = [...[1, 2, 3].map((page) => pageQuery(context, page, 2)), pageQuery(context, 1, 6)];
+    const first = firstPage(context.parameters);
+    const queries = [...[0, 1, 2].map((k) => pageQuery(context, first + k, 2)), pageQuery(context, first, 6)];
     const small = await Promise.all(queries.slice(0, 3).map((query) => context.send(query)));
     const six = await context.send(queries[3]!);
     const unusable = needRecords([...small, six], 'comparing pages 1-3 of size 2 with page 1 of size 6');
@@ -93,7 +94,8 @@ export const paginationConsistency: ScenarioCheck = {
  */
 async function withoutPageSize(context: OperationContext, listing: Listing): Promise<Finding[]> {
   const total = listingTotal(listing);
-  const queries = [{ [context.parameters.page.name]: '1' }, { [context.parameters.page.name]: '2' }];
+  const one = firstPage(context.parameters);
+  const queries = [{ [context.parameters.page.name]: String(one) }, { [context.parameters.page.name]: String(one + 1) }];
   const [first, second] = await Promise.all(queries.map((query) => context.send(query)));
   const [a, b] = [recordsOf(first!), recordsOf(second!)];
   const n = a?.length ?? 0;

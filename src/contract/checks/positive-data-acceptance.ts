@@ -1,6 +1,6 @@
 import { answered, describeAnswers, recordsOf, unusable } from '../model/answers.ts';
 import { noEvidence } from '../model/skip.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { pageQuery, firstPage } from '../model/listing-query.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { Exchange } from '../types.ts';
 import { boundaryIntegerValues } from '../material/invalid-values.ts';
@@ -18,7 +18,7 @@ export const positiveDataAcceptance: ScenarioCheck = {
     const probes: [Record<string, string>, 'error' | 'warning'][] = [
       ...boundaryIntegerValues(page.schema).map((v): [Record<string, string>, 'error'] => [{ [page.name]: v }, 'error']),
       ...boundaryIntegerValues(pageSize.schema).map((v): [Record<string, string>, 'error'] => [{ [pageSize.name]: v }, 'error']),
-      [pageQuery(context, 1, 1), 'error'],
+      [pageQuery(context, firstPage(context.parameters), 1), 'error'],
       // That unknown parameters are ignored is our assumption.
       [{ tempmonUnknownParameter: 'x' }, 'warning'],
     ];

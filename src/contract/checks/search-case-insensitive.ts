@@ -2,7 +2,7 @@ import type { ScenarioCheck } from '../model/check.ts';
 import { identities, needRecords, recordsOf } from '../model/answers.ts';
 import { needListing } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { pageQuery, firstPage, defaultPageSize } from '../model/listing-query.ts';
 import { pickSearchTerm } from '../material/search-term.ts';
 
 /** Searching a term in other letter case gives the same records (assumed: a warning). */
@@ -18,8 +18,12 @@ export const searchCaseInsensitive: ScenarioCheck = {
     const swapped = picked && [...picked.term].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
     if (!picked || !swapped || swapped === picked.term) return noEvidence('no record has a distinctive value with letters to search for');
     const name = context.parameters.search.name;
-    const a = await context.send(pageQuery(context, 1, 20, { [name]: picked.term }));
-    const b = await context.send(pageQuery(context, 1, 20, { [name]: swapped }));
+    const a = await context.send(
+      pageQuery(context, firstPage(context.parameters), defaultPageSize(context.parameters), { [name]: picked.term }),
+    );
+    const b = await context.send(
+      pageQuery(context, firstPage(context.parameters), defaultPageSize(context.parameters), { [name]: swapped }),
+    );
     const unusable = needRecords([a, b], 'searching a term in two letter cases');
     if (unusable) return unusable;
     const [x, y] = [recordsOf(a)!, recordsOf(b)!];

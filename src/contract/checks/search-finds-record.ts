@@ -2,7 +2,7 @@ import type { Finding, ScenarioCheck } from '../model/check.ts';
 import { identities, identity, needRecords, recordsOf } from '../model/answers.ts';
 import { needListing, pagesHolding, tooLong } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { pageQuery, largestPageSize } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm, pickSearchTerm } from '../material/search-term.ts';
 
@@ -18,7 +18,7 @@ export const searchFindsRecord: ScenarioCheck = {
     if (missing) return missing;
     const picked = await pickSearchTerm(context);
     if (!picked) return noEvidence('no record has a distinctive string value to search for');
-    const max = Number(context.parameters.pageSize.schema.maximum ?? 100);
+    const max = largestPageSize(context.parameters);
     // The value is distinctive among the records read; past them, other records may share it, so the
     // answer is read on until the record shows, the answer ends, or --max-pages pages were read.
     const records: Record<string, unknown>[] = [];

@@ -1,6 +1,6 @@
 import { identities, needRecords, recordsOf } from '../model/answers.ts';
 import { needListing } from '../model/listing.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { pageQuery, firstPage } from '../model/listing-query.ts';
 import { recheckOf } from '../moment/at-once.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 
@@ -13,7 +13,7 @@ export const stableOrder: ScenarioCheck = {
   async run(context) {
     const missing = needListing(await context.listing(), 2);
     if (missing) return missing;
-    const query = pageQuery(context, 1, 10);
+    const query = pageQuery(context, firstPage(context.parameters), 10);
     const first = await context.send(query);
     const second = await context.send(query);
     const unusable = needRecords([first, second], 'the same request sent twice');

@@ -5,7 +5,7 @@ import { recountAgain, type Recheck } from '../moment/at-once.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { needRecords } from '../model/answers.ts';
 import { notApplicable } from '../model/skip.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { countHeader, pageQuery, firstPage } from '../model/listing-query.ts';
 import { noMatchTerm } from '../material/search-term.ts';
 
 /** When sent, X-Total-Count is an integer equal to the records counted, after search (assumed: warnings). */
@@ -16,10 +16,10 @@ export const totalCountHeader: ScenarioCheck = {
   evidence: 'a 200 page, the listing read to its end (or its end found) to compare the count',
   async run(context) {
     const listing = await context.listing();
-    const exchange = await context.send(pageQuery(context, 1, 1));
+    const exchange = await context.send(pageQuery(context, firstPage(context.parameters), 1));
     const unusable = needRecords([exchange], 'page 1 of size 1');
     if (unusable) return unusable;
-    const header = exchange.response?.headers['x-total-count'];
+    const header = countHeader(context, exchange);
     if (header === undefined) return notApplicable('the target sends no X-Total-Count (an optional header)');
     const findings: Finding[] = [];
     if (!/^\d+$/.test(header)) {
@@ -47,7 +47,7 @@ export const totalCountHeader: ScenarioCheck = {
       }
     }
     const none = await context.send({ [context.parameters.search.name]: noMatchTerm(context.seed) });
-    const noneHeader = none.response?.headers['x-total-count'];
+    const noneHeader = countHeader(context, none);
     if (none.response?.status === 200 && noneHeader !== undefined && noneHeader !== '0') {
       findings.push({
         severity: 'warning',
@@ -64,8 +64,8 @@ export const totalCountHeader: ScenarioCheck = {
 
 /** X-Total-Count of page 1 of size 1, read again with the listing counted again, at one moment: whether they still differ. */
 const totalAgain = (context: OperationContext, listing: Listing): Recheck =>
-  recountAgain(context, listing, [{ query: pageQuery(context, 1, 1) }], (count, [page]) => {
-    const header = page!.response?.headers['x-total-count'];
+  recountAgain(context, listing, [{ query: pageQuery(context, firstPage(context.parameters), 1) }], (count, [page]) => {
+    const header = countHeader(context, page!);
     // No header now (an error answer) cannot tell.
     return header === undefined ? undefined : header !== String(count);
   });

@@ -2,6 +2,7 @@
 import type { ListingParameters } from '../../spec/listing-parameters.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { OperationContext } from './context.ts';
+import type { Exchange } from '../types.ts';
 
 /** The largest page size the spec allows (its default when it states no maximum): what listings are read at. */
 export const largestPageSize = ({ pageSize }: ListingParameters): number =>
@@ -9,6 +10,28 @@ export const largestPageSize = ({ pageSize }: ListingParameters): number =>
 
 /** The first page number the spec allows (1 when it states no minimum). */
 export const firstPage = ({ page }: ListingParameters): number => (typeof page.schema.minimum === 'number' ? page.schema.minimum : 1);
+
+/** The page size the spec gives a request without one (its largest when it states no default). */
+export const defaultPageSize = (parameters: ListingParameters): number =>
+  typeof parameters.pageSize.schema.default === 'number' ? parameters.pageSize.schema.default : largestPageSize(parameters);
+
+/**
+ * What an answer's count header says (the header the spec marks `x-pagination: total-count`), when the spec has
+ * one and the answer sends it.
+ *
+ * @example
+ * const total = countHeader(context, exchange); // '312', or undefined
+ */
+export const countHeader = (context: Pick<OperationContext, 'operation'>, exchange: Exchange): string | undefined => {
+  const name = context.operation.paging.count;
+  return name === undefined ? undefined : exchange.response?.headers[name];
+};
+
+/** What an answer's Link header says (the header the spec marks `x-pagination: links`), when the spec has one and it is sent. */
+export const linksHeader = (context: Pick<OperationContext, 'operation'>, exchange: Exchange): string | undefined => {
+  const name = context.operation.paging.links;
+  return name === undefined ? undefined : exchange.response?.headers[name];
+};
 
 /** How a listing's pages are sent: before queued requests, since most checks wait on the listing. */
 export const LISTING_READ: SendOptions = { priority: 1 };

@@ -1,4 +1,4 @@
-import { firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
+import { firstPage, largestPageSize, pageQuery, countHeader } from '../model/listing-query.ts';
 import { identities, recordsOf } from '../model/answers.ts';
 import type { Finding } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
@@ -62,7 +62,7 @@ export async function observeChange(context: OperationContext, probe: Exchange, 
   };
   const end = await three();
   if (!end) return { kind: 'none' };
-  const count = (e: Exchange) => e.response?.headers['x-total-count'];
+  const count = (e: Exchange) => countHeader(context, e);
   const key = (e: Exchange) => `${order(e)}|${count(e)}`;
   if (end.every((e) => key(e) === key(probe))) return { kind: 'none' };
   const groups = [end];
@@ -134,7 +134,7 @@ export async function stillDuring<T>(context: OperationContext, during: () => Pr
   const reads = await pair();
   const result = await during();
   reads.push(...(await pair()));
-  const key = (e: Exchange) => (recordsOf(e) ? `${order(e)}|${e.response?.headers['x-total-count']}` : undefined);
+  const key = (e: Exchange) => (recordsOf(e) ? `${order(e)}|${countHeader(context, e)}` : undefined);
   const keys = reads.map(key);
   return { result, still: keys[0] !== undefined && keys.every((k) => k === keys[0]) };
 }

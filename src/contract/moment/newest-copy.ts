@@ -12,15 +12,15 @@ export const otherCopies = (exchange: Exchange): readonly Exchange[] => discarde
 
 /**
  * Whether answer `a` to a request shows the listing at a later moment than `b` (more records arrived at the
- * head): a record both hold sits further down in `a`; with none in common, a larger X-Total-Count, or more
+ * head): a record both hold sits further down in `a`; with none in common, a larger count (`countHeader`), or more
  * records, tells.
  */
-export function isNewer(a: Exchange, b: Exchange): boolean {
+export function isNewer(a: Exchange, b: Exchange, countHeader: string | undefined): boolean {
   const ra = identities(recordsOf(a)!);
   const rb = identities(recordsOf(b)!);
   const shared = ra.find((id) => rb.includes(id));
   if (shared !== undefined && ra.indexOf(shared) !== rb.indexOf(shared)) return ra.indexOf(shared) > rb.indexOf(shared);
-  const count = (e: Exchange) => Number(e.response?.headers['x-total-count'] ?? Number.NaN);
+  const count = (e: Exchange) => Number((countHeader && e.response?.headers[countHeader]) ?? Number.NaN);
   if (count(a) !== count(b) && !Number.isNaN(count(a) - count(b))) return count(a) > count(b);
   return ra.length > rb.length;
 }
@@ -33,9 +33,9 @@ export function isNewer(a: Exchange, b: Exchange): boolean {
  * is, to be judged.
  *
  * @example
- * const context = createOperationContext(operation, document, newestCopy(client), judges, settings, track);
+ * const context = createOperationContext(operation, document, newestCopy(client, operation.paging.count), judges, settings, track);
  */
-export function newestCopy(client: HttpClient): HttpClient {
+export function newestCopy(client: HttpClient, countHeader: string | undefined): HttpClient {
   /** Whether a request is plain: nothing of its own but its place in the queue. */
   const plain = (options: SendOptions | undefined) => {
     const { priority: _, ...own } = options ?? {};
@@ -43,7 +43,8 @@ export function newestCopy(client: HttpClient): HttpClient {
   };
   /** The answer kept of a request's copies: the newest version's, or one that is not a 200 array, to be judged. */
   const keep = (copies: readonly Exchange[]) => {
-    const kept = copies.find((copy) => !recordsOf(copy)) ?? copies.reduce((newest, copy) => (isNewer(copy, newest) ? copy : newest));
+    const kept =
+      copies.find((copy) => !recordsOf(copy)) ?? copies.reduce((newest, copy) => (isNewer(copy, newest, countHeader) ? copy : newest));
     discarded.set(
       kept,
       copies.filter((copy) => copy !== kept),

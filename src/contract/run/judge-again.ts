@@ -41,7 +41,7 @@ export async function judgeAgainIfChanged(
  * and is then judged as on one server whose data changes.
  */
 async function rerunOnNewest(scope: RunScope, scenarios: CheckOutcome[], run: OperationRun): Promise<CheckOutcome[]> {
-  const client = newestCopy(scope.client);
+  const client = newestCopy(scope.client, run.operation.paging.count);
   const newest: OperationRun = { ...run, client, context: contextFor(scope, run.operation, client, run.track) };
   const again = await newest.context.send({});
   const rerun: CheckOutcome[] = [];

@@ -6,16 +6,9 @@ import type { Listing } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
 import { listingPages, readListing } from '../moment/read-listing.ts';
 import type { HttpClient, SendOptions } from '../client/http-client.ts';
-import type { SchemaValidator } from '../../spec/schema-validator.ts';
-import type { PrismValidator } from '../model/prism.ts';
+import type { Judges } from '../model/judges.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
-
-/** What judges answers against the spec: prism-http for headers, the spec's schemas for bodies and records. */
-export interface Judges {
-  readonly prism: PrismValidator;
-  readonly schemas: SchemaValidator;
-}
 
 /** Settings of a run that shape what checks send. */
 export interface ContextSettings {

@@ -5,14 +5,12 @@ import { grade } from '../grading/grade.ts';
 import type { Check } from '../model/check.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
 import type { ContractOptions } from '../options/contract-options.ts';
-import { listOperations, type Operation } from '../../spec/operations.ts';
+import { listListings, type Operation } from '../../spec/operations.ts';
 import { requireDocument } from '../../spec/require-document.ts';
-import { createSchemaValidator } from '../../spec/schema-validator.ts';
-import { targetView } from '../../spec/target-view.ts';
 import { ContractSetupError, type ContractReport } from '../types.ts';
 import { checkOperations } from './check-operations.ts';
 import { coverageOfRuns } from './coverage.ts';
-import type { Judges } from './operation-context.ts';
+import { loadJudges } from '../model/judges.ts';
 import { prepareRuns } from './operation-runs.ts';
 import { probeListings } from './probe-listings.ts';
 import type { RunScope } from './run-scope.ts';
@@ -31,10 +29,10 @@ export type { ContractOptions } from '../options/contract-options.ts';
 export async function runContract(options: ContractOptions): Promise<ContractReport> {
   requireDocument(options.document, 'runContract({ document })');
   const checks = checksOf(options);
-  const operations = listOperations(options.document).filter((op) => op.method === 'get');
+  const operations = listListings(options.document);
   const stopAt = new AbortController();
   const client = clientOf(options, operations, stopAt.signal);
-  const judges = await loadJudges(options);
+  const judges = await loadJudges(options.document);
   const maxDurationMs = options.maxDurationMs ?? CONTRACT_DEFAULTS.maxDurationMs;
   // The deadline counts from the first request: loading the validator is the kit's own cost.
   const timer = setTimeout(() => stopAt.abort(), maxDurationMs);
@@ -77,12 +75,6 @@ function clientOf(options: ContractOptions, operations: readonly Operation[], de
     concurrency: options.concurrency ?? CONTRACT_DEFAULTS.concurrency,
     maxRetries: options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries,
   });
-}
-
-/** The judges of answers. Loaded here, not at import: the public entry must not make every importer pay for prism-http. */
-async function loadJudges(options: ContractOptions): Promise<Judges> {
-  const { createPrismValidator } = await import('../model/prism.ts');
-  return { prism: await createPrismValidator(options.document), schemas: createSchemaValidator(targetView(options.document)) };
 }
 
 /** What every step shares: the settings each context is made with, the seed drawn when none was given. */

@@ -6,7 +6,8 @@ import type { OperationContext } from '../model/context.ts';
 import { noEvidence, type Skip } from '../model/skip.ts';
 import type { ContractOptions } from '../options/contract-options.ts';
 import type { Operation } from '../../spec/operations.ts';
-import { createOperationContext, type ContextSettings, type Judges } from './operation-context.ts';
+import type { Judges } from '../model/judges.ts';
+import { createOperationContext, type ContextSettings } from './operation-context.ts';
 
 /** What the steps of one run share; made once, never changed. */
 export interface RunScope {
