@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import SkipNotice from './test/skip-notice.ts';
 
 // Two suites, told apart by the file name:
-//   everyday  test/**/*.test.ts       `npm test` (vitest run --project everyday): about a minute with tsc and the build
+//   everyday  test/**/*.test.ts       `npm test` (vitest run --project everyday): under a minute with tsc and the build
 //   slow      test/**/*.slow.test.ts  `npm run test:slow` (vitest run --project slow): slow by nature, run by CI too
 // `npx vitest run <file>` runs any one file whatever its suite; a bare `npx vitest run` runs both.
 //

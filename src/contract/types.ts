@@ -61,6 +61,11 @@ export interface Failure {
    * data that changed between them from a broken answer. The kit's own; never in a report.
    */
   readonly recheck?: () => Promise<boolean | undefined>;
+  /**
+   * The check whose finding this one follows from: `stable_order` when the same request got answers no
+   * legitimate variation explains, so that a comparison of answers here could not hold either.
+   */
+  readonly followsFrom?: string;
   /** With --har: the indices in the HAR's `log.entries` of the exchanges the finding rests on. */
   readonly harEntries?: readonly number[];
 }

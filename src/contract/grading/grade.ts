@@ -1,4 +1,5 @@
 import type { CheckOutcome, ContractReport, ListingCoverage, Verdict } from '../types.ts';
+import { CAUSE, failedInOrder } from './causes.ts';
 
 /** What a run counted, besides its outcomes. */
 export interface GradeInput {
@@ -36,7 +37,7 @@ export function grade(input: GradeInput): ContractReport {
     retried: input.stats.retried,
   };
   const verdict: Verdict = summary.failed > 0 ? 'not conformant' : unevaluated.length > 0 ? 'inconclusive' : 'conformant';
-  const failedChecks = [...new Set(outcomes.filter((o) => o.status === 'failed').map((o) => o.check))];
+  const { causes, following } = failedInOrder(outcomes);
   const notEvaluated =
     unevaluated.length > 0
       ? `${unevaluated.length} requested check${unevaluated.length === 1 ? '' : 's'} could not be evaluated: ${unevaluated
@@ -45,9 +46,14 @@ export function grade(input: GradeInput): ContractReport {
           .join('; ')}${unevaluated.length > 3 ? '; …' : ''}`
       : undefined;
   // A failing run names what failed first; what could not be evaluated comes after, if anything.
+  const followed =
+    following.length > 0
+      ? `; ${following.length} more follow${following.length === 1 ? 's' : ''} from ${CAUSE} (${following.join(', ')})`
+      : '';
+  const failedAlone = causes.length > 0 ? causes : following;
   const reason =
-    failedChecks.length > 0
-      ? `${failedChecks.length} check${failedChecks.length === 1 ? '' : 's'} failed (${failedChecks.join(', ')})${notEvaluated ? `; and ${notEvaluated}` : ''}`
+    failedAlone.length > 0
+      ? `${failedAlone.length} check${failedAlone.length === 1 ? '' : 's'} failed (${failedAlone.join(', ')})${causes.length > 0 ? followed : ''}${notEvaluated ? `; and ${notEvaluated}` : ''}`
       : notEvaluated;
   return {
     target: input.target,

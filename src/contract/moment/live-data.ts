@@ -52,7 +52,13 @@ const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join
  * const change = await observeChange(context, probe, 1_000);
  * if (change.kind === 'shuffled') report(change.finding);
  */
-export async function observeChange(context: OperationContext, probe: Exchange, intervalMs: number): Promise<Change> {
+export async function observeChange(
+  context: OperationContext,
+  probe: Exchange,
+  intervalMs: number,
+  /** The records the run held at its start (see {@link heldAtStart}); by default the probe's. */
+  known: ReadonlySet<string> = new Set(identities(recordsOf(probe) ?? [])),
+): Promise<Change> {
   if (!recordsOf(probe)) return { kind: 'none' };
   // Three reads in a row at the end, and at each re-read: answers that alternate request by request (replicas
   // taking turns) show as a first and third read that agree around a second that differs.
@@ -96,30 +102,66 @@ export async function observeChange(context: OperationContext, probe: Exchange, 
     [...ids].some((id) => held.slice(0, k).some((h, i) => h.has(id) && held.slice(i + 1, k).some((g) => !g.has(id)))),
   );
   const back = turns || returned || states.some((state, i) => i > 1 && states.slice(0, i - 1).includes(state) && states[i - 1] !== state);
-  if (back) {
-    const versions = [...new Set(states)].map((state) => state.split(','));
-    const lag = versions.every((a) => versions.every((b) => a === b || headShifted(a, b)));
-    if (!lag) {
-      return {
-        kind: 'shuffled',
-        finding: {
-          severity: 'error',
-          message: `the same request went back and forth between ${versions.length} answers over ${reads.length} reads, which records arriving or leaving cannot explain`,
-          expected: 'one answer, or answers that differ only by records at the head (data that changed, replicas behind)',
-          actual: [...new Set(states)].slice(0, 2).join(' | '),
-          exchange: reads.at(-1)!,
-          absolute: true,
-        },
-      };
-    }
-    return {
-      kind: 'replicas',
-      why: `the first page went back and forth between ${versions.length} versions a few records apart, as replicas behind a load balancer do`,
-    };
-  }
+  if (back) return backAndForth(context, reads, states, known);
   if (sets.size > 1) return { kind: 'changed', why: 'the first page held other records at the end of the run than at its start' };
   if (orders.size > 1) return { kind: 'changed', why: 'the first page changed order once during the run' };
   return { kind: 'changed', why: `X-Total-Count went from ${count(probe)} to ${count(end[0]!)} during the run` };
+}
+
+/**
+ * The records the run held at its start: the listing as its checks first read it (when read with records),
+ * else the first page as the run's first request read it.
+ *
+ * @example
+ * const known = await heldAtStart(context, probe);
+ */
+export async function heldAtStart(context: OperationContext, probe: Exchange): Promise<ReadonlySet<string>> {
+  const listing = await context.listingRead();
+  return new Set(identities(listing && listing.records.length > 0 ? listing.records : (recordsOf(probe) ?? [])));
+}
+
+/**
+ * Answers that went back and forth between versions: replicas behind a load balancer when the versions seen at
+ * the end are a few records apart at the head: they share records (one is less than a page behind), or all the
+ * records of the larger arrived during the run (those the answers hold that the run did not at its start).
+ * Anything else (a version with none of the records of a larger one, say) is stable_order's error, which no
+ * legitimate variation explains.
+ */
+function backAndForth(
+  context: OperationContext,
+  reads: readonly Exchange[],
+  states: readonly string[],
+  known: ReadonlySet<string>,
+): Change {
+  // The probe shows the start of the run: how far the end's versions are from it is time, not replicas.
+  const ends = [...new Set(states.slice(1))].map((state) => (state === '' ? [] : state.split(',')));
+  const shifted = ends.every((a) => ends.every((b) => a === b || headShifted(a, b)));
+  const arrived = new Set(reads.flatMap((read) => identities(recordsOf(read)!)).filter((id) => !known.has(id))).size;
+  // A version's size: its count when sent, else the records it shows.
+  const size = (version: readonly string[]) => {
+    const read = reads.find((r) => order(r) === version.join());
+    const total = read ? Number(countHeader(context, read)) : Number.NaN;
+    return Number.isNaN(total) ? version.length : total;
+  };
+  const near = (a: readonly string[], b: readonly string[]) => a.some((id) => b.includes(id)) || Math.max(size(a), size(b)) <= arrived;
+  const apart = Math.max(0, ...ends.flatMap((a) => ends.map((b) => a.filter((id) => !b.includes(id)).length)));
+  if (shifted && ends.every((a) => ends.every((b) => a === b || near(a, b)))) {
+    return {
+      kind: 'replicas',
+      why: `the first page went back and forth between ${ends.length} versions ${apart} record${apart === 1 ? '' : 's'} apart (${arrived} arrived during the run), as replicas behind a load balancer do`,
+    };
+  }
+  return {
+    kind: 'shuffled',
+    finding: {
+      severity: 'error',
+      message: `the same request went back and forth between ${ends.length} answers over ${reads.length} reads, ${shifted ? `one of ${Math.max(...ends.map(size))} records and one sharing none of them, more than the ${arrived} that arrived during the run` : 'which records arriving or leaving cannot explain'}`,
+      expected: 'one answer, or answers that differ only by records at the head (data that changed, replicas behind)',
+      actual: [...new Set(states)].slice(0, 2).join(' | '),
+      exchange: reads.at(-1)!,
+      absolute: true,
+    },
+  };
 }
 
 /**

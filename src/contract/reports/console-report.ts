@@ -44,7 +44,10 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
   const byCheck = new Map<string, CheckOutcome[]>();
   for (const outcome of report.outcomes) byCheck.set(outcome.check, [...(byCheck.get(outcome.check) ?? []), outcome]);
 
-  for (const [check, outcomes] of byCheck) {
+  // The cause first: a check others' findings follow from leads the report.
+  const causes = new Set(report.outcomes.flatMap((o) => o.failures.flatMap((f) => (f.followsFrom ? [f.followsFrom] : []))));
+  const blocks = [...byCheck].sort(([a], [b]) => Number(causes.has(b)) - Number(causes.has(a)));
+  for (const [check, outcomes] of blocks) {
     lines.push(statusLine(check, outcomes));
     for (const outcome of outcomes) {
       if (outcome.status === 'skipped')
@@ -53,7 +56,8 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
         );
       for (const failure of outcome.failures) {
         const times = (failure.occurrences ?? 1) > 1 ? ` (${failure.occurrences} times)` : '';
-        lines.push(`  ${outcome.operationId} ${failure.severity.toUpperCase()}: ${failure.message}${times}`);
+        const follows = failure.followsFrom ? ` (follows from ${failure.followsFrom}: the same request gets other answers)` : '';
+        lines.push(`  ${outcome.operationId} ${failure.severity.toUpperCase()}: ${failure.message}${times}${follows}`);
         if (failure.expected !== undefined) lines.push(`    expected: ${failure.expected}`);
         if (failure.actual !== undefined) lines.push(`    actual:   ${failure.actual}`);
         if (failure.exchange) lines.push(`    reproduce: ${toCurl(failure.exchange.request)}`);

@@ -1,5 +1,6 @@
 // Every check of every listing operation, side by side (or one after the other), recorded in operation order.
 import type { CheckOutcome, Exchange } from '../types.ts';
+import { underCause } from '../grading/causes.ts';
 import { judgeAgainIfChanged } from './judge-again.ts';
 import type { OperationRun } from './operation-runs.ts';
 import { scenariosOf } from './run-scenarios.ts';
@@ -7,7 +8,7 @@ import type { RunScope } from './run-scope.ts';
 
 /** Every check of one operation: its scenarios, judged again if the data changed, then its responses. */
 async function checkOperation(scope: RunScope, run: OperationRun, probe: Exchange): Promise<CheckOutcome[]> {
-  const outcomes = await judgeAgainIfChanged(scope, await scenariosOf(scope, run), run, probe);
+  const outcomes = underCause(scope.checks, await judgeAgainIfChanged(scope, await scenariosOf(scope, run), run, probe));
   await run.recorder.settled();
   return [...outcomes, ...run.judge.outcomes()];
 }

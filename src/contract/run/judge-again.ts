@@ -1,6 +1,6 @@
 // When the first page changed during the run, tells why before grading, and judges again what compares answers.
 import type { OperationContext } from '../model/context.ts';
-import { observeChange, stillDuring, untilTold, type Change } from '../moment/live-data.ts';
+import { heldAtStart, observeChange, stillDuring, untilTold, type Change } from '../moment/live-data.ts';
 import { newestCopy } from '../moment/newest-copy.ts';
 import type { CheckOutcome, Exchange, Failure } from '../types.ts';
 import type { OperationRun } from './operation-runs.ts';
@@ -21,14 +21,17 @@ export async function judgeAgainIfChanged(
   scenarios: CheckOutcome[],
   run: OperationRun,
   probe: Exchange,
+  /** What the run held at its start (the listing as first read): re-runs compare with it too. */
+  known?: ReadonlySet<string>,
 ): Promise<CheckOutcome[]> {
-  const change = await observeChange(run.context, probe, scope.rereadMs);
+  const held = known ?? (await heldAtStart(run.context, probe));
+  const change = await observeChange(run.context, probe, scope.rereadMs, held);
   if (change.kind === 'none') return scenarios;
   if (change.kind === 'replicas') {
     // Already read from the newest version, and still several: no answer can be known to come from one.
     if (run.client !== scope.client)
       return scenarios.map((o) => (standsAsRun(scope, o) ? o : invalidate(o, change.why, scope.settings.seed)));
-    return rerunOnNewest(scope, scenarios, run);
+    return rerunOnNewest(scope, scenarios, run, held);
   }
   if (change.kind === 'shuffled') return withShuffled(scenarios, change);
   const judged: CheckOutcome[] = [];
@@ -40,7 +43,12 @@ export async function judgeAgainIfChanged(
  * Several versions at once: what compares answers runs again, each request answered by the newest version,
  * and is then judged as on one server whose data changes.
  */
-async function rerunOnNewest(scope: RunScope, scenarios: CheckOutcome[], run: OperationRun): Promise<CheckOutcome[]> {
+async function rerunOnNewest(
+  scope: RunScope,
+  scenarios: CheckOutcome[],
+  run: OperationRun,
+  known: ReadonlySet<string>,
+): Promise<CheckOutcome[]> {
   const client = newestCopy(scope.client, run.operation.paging.count);
   const newest: OperationRun = { ...run, client, context: contextFor(scope, run.operation, client, run.track) };
   const again = await newest.context.send({});
@@ -49,20 +57,20 @@ async function rerunOnNewest(scope: RunScope, scenarios: CheckOutcome[], run: Op
     rerun.push(
       standsAsRun(scope, outcome) ? outcome : await runScenario(checkNamed(scope, outcome.check), newest.context, deadlineSkip(scope)),
     );
-  return judgeAgainIfChanged(scope, rerun, newest, again);
+  return judgeAgainIfChanged(scope, rerun, newest, again, known);
 }
 
 /** The same records in new orders: stable_order's error, added to its outcome. */
 function withShuffled(scenarios: CheckOutcome[], change: Extract<Change, { kind: 'shuffled' }>): CheckOutcome[] {
-  return scenarios.map((o) =>
-    o.check === 'stable_order'
-      ? {
-          ...o,
-          status: o.status === 'skipped' ? 'passed' : o.status,
-          failures: [...o.failures, { ...change.finding, check: o.check, operationId: o.operationId }],
-        }
-      : o,
-  );
+  return scenarios.map((o) => {
+    if (o.check !== 'stable_order') return o;
+    // Skipped for want of records to compare, it has seen what it checks now: no skip is left on it.
+    const { skipReason: _reason, skipCause: _cause, ...seen } = o;
+    return {
+      ...(o.status === 'skipped' ? { ...seen, status: 'passed' as const } : o),
+      failures: [...o.failures, { ...change.finding, check: o.check, operationId: o.operationId }],
+    };
+  });
 }
 
 /** One outcome after records came or went: as it stands, rechecked finding by finding, or run again while still. */

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { consoleReport } from '../../../src/contract/reports/console-report.ts';
 import { runContract } from '../../../src/contract/run/run-contract.ts';
 import { KEY, spec } from '../../helpers.ts';
 import {
   divergentReplicas,
+  emptyOrAll,
   editing,
   growing,
   liveTarget,
@@ -92,5 +94,26 @@ describe('data that lives while the kit reads it, told apart from broken answers
     expect(report.verdict).toBe('not conformant');
     const stable = alerts(report, 'stable_order');
     expect(stable?.failures.some((f) => /went back and forth between 2 answers/.test(f.message))).toBe(true);
+  });
+
+  it('answers alternating between no alerts and all of them are NOT conformant, by stable_order, and not called replicas', async () => {
+    const report = await run(liveTarget(emptyOrAll), ['stable_order']);
+    expect(report.verdict).toBe('not conformant');
+    const stable = alerts(report, 'stable_order');
+    expect(stable?.status).toBe('failed');
+    expect(stable?.failures.some((f) => f.severity === 'error' && /went back and forth between 2 answers/.test(f.message))).toBe(true);
+    expect(JSON.stringify(report)).not.toMatch(/as replicas behind a load balancer do/);
+  });
+
+  it('a server shuffling each page: stable_order comes first, and what other checks found by comparing answers follows from it', async () => {
+    const report = await run(liveTarget(still, shuffledPages));
+    expect(report.verdict).toBe('not conformant');
+    const text = consoleReport(report, { headerValues: [] });
+    expect(text.split('\n').find((line) => line.startsWith('FAIL '))).toMatch(/^FAIL stable_order/);
+    expect(report.reason).toMatch(/^1 check failed \(stable_order\)/);
+    const others = report.outcomes.filter((o) => o.check !== 'stable_order' && o.status === 'failed');
+    expect(others.length).toBeGreaterThan(0);
+    for (const outcome of others)
+      for (const f of outcome.failures) expect(f.followsFrom ?? (f.absolute ? 'absolute' : f.message)).toMatch(/stable_order|absolute/);
   });
 });

@@ -148,3 +148,9 @@ export const divergentReplicas: Source = (path, _t, n) => {
   const alerts = dataset.alerts!.slice(HIDDEN);
   return n % 2 ? alerts : [...alerts.slice(0, 5), ...alerts.slice(6)];
 };
+
+/**
+ * Answers alternating request by request between no alerts and all of them (as a server leaking one
+ * connection's empty search into its later requests does): versions that share no record are not replicas.
+ */
+export const emptyOrAll: Source = (path, _t, n) => (path === '/alert' ? (n % 2 ? [] : dataset.alerts!.slice(HIDDEN)) : dataset.sensors!);
