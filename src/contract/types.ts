@@ -112,6 +112,11 @@ export interface ListingCoverage {
    * the explorations' covering set held, out of all such pairs; absent when no exploration ran.
    */
   readonly pairs?: { readonly covered: number; readonly total: number };
+  /**
+   * The longest wait after which a search found records that arrived or changed during the run (an index
+   * refreshed apart from the data), in ms; absent when none had to wait.
+   */
+  readonly searchLagMs?: number;
 }
 
 /** The result of a whole contract run. */

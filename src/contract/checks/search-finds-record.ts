@@ -2,9 +2,10 @@ import type { Finding, ScenarioCheck } from '../model/check.ts';
 import { identities, identity, needRecords, recordsOf } from '../model/answers.ts';
 import { needListing, pagesHolding, tooLong } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
-import { pageQuery, largestPageSize } from '../model/listing-query.ts';
+import { firstPage, pageQuery, largestPageSize } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm, pickSearchTerm } from '../material/search-term.ts';
+import { searchCaughtUp } from '../moment/search-catch-up.ts';
 
 /** A term taken from a record finds that record, and every result contains the term (assumed: warnings). */
 export const searchFindsRecord: ScenarioCheck = {
@@ -25,7 +26,8 @@ export const searchFindsRecord: ScenarioCheck = {
     const pages: Exchange[] = [];
     let exchange: Exchange | undefined;
     let ended = false;
-    for (let page = 1; page <= (listing.complete ? 1 : listing.maxPages); page += 1) {
+    const first = firstPage(context.parameters);
+    for (let page = first; page < first + (listing.complete ? 1 : listing.maxPages); page += 1) {
       exchange = await context.send(pageQuery(context, page, max, { [context.parameters.search.name]: picked.term }));
       pages.push(exchange);
       const unusable = needRecords([exchange], `searching ${JSON.stringify(picked.term)}`);
@@ -36,7 +38,16 @@ export const searchFindsRecord: ScenarioCheck = {
       if (ended || identities(batch).includes(identity(picked.record))) break;
     }
     const findings: Finding[] = [];
-    const unseen = !identities(records).includes(identity(picked.record));
+    // A search behind a listing that moves on (an index refreshed apart from the data) is looked at again.
+    const lagging = async () =>
+      listing.complete &&
+      (await searchCaughtUp(context, listing, async () => {
+        const again = recordsOf(
+          await context.send(pageQuery(context, firstPage(context.parameters), max, { [context.parameters.search.name]: picked.term })),
+        );
+        return again !== undefined && identities(again).includes(identity(picked.record));
+      }));
+    const unseen = !identities(records).includes(identity(picked.record)) && !(await lagging());
     // Not found in --max-pages pages of an answer that goes on: nothing known either way.
     const beyond = unseen && !ended && !listing.complete;
     if (unseen && !beyond) {

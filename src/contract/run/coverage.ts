@@ -12,11 +12,16 @@ import type { OperationRun } from './operation-runs.ts';
 export async function coverageOfRuns(runs: readonly OperationRun[]): Promise<ListingCoverage[]> {
   const read = await Promise.all(runs.map(({ context }) => context.listingRead()));
   return runs.flatMap(({ operation, context }, i) =>
-    read[i] ? [coverageOf(operation.operationId, read[i], context.pairs.summary())] : [],
+    read[i] ? [coverageOf(operation.operationId, read[i], context.pairs.summary(), context.catchUp.lagSeen())] : [],
   );
 }
 
-function coverageOf(operationId: string, listing: Listing, pairs: ListingCoverage['pairs']): ListingCoverage {
+function coverageOf(
+  operationId: string,
+  listing: Listing,
+  pairs: ListingCoverage['pairs'],
+  searchLagMs: number | undefined,
+): ListingCoverage {
   const total = listingTotal(listing);
   return {
     operationId,
@@ -25,5 +30,6 @@ function coverageOf(operationId: string, listing: Listing, pairs: ListingCoverag
     sampledPages: listing.end ? listing.end.pages.length - 1 : 0,
     complete: listing.complete,
     ...(pairs ? { pairs } : {}),
+    ...(searchLagMs !== undefined ? { searchLagMs } : {}),
   };
 }

@@ -50,7 +50,11 @@ async function rerunOnNewest(
   known: ReadonlySet<string>,
 ): Promise<CheckOutcome[]> {
   const client = newestCopy(scope.client, run.operation.paging.count);
-  const newest: OperationRun = { ...run, client, context: contextFor(scope, run.operation, client, run.track) };
+  const newest: OperationRun = {
+    ...run,
+    client,
+    context: contextFor(scope, run.operation, client, run.track, undefined, 0, run.context.catchUp),
+  };
   const again = await newest.context.send({});
   const rerun: CheckOutcome[] = [];
   for (const outcome of scenarios)
@@ -79,7 +83,7 @@ async function judgeOneAgain(scope: RunScope, outcome: CheckOutcome, run: Operat
   const rechecked = await recheckAll(scope, outcome, run.context);
   if (rechecked) return rechecked.settled ? rechecked.outcome : invalidate(rechecked.outcome, why, scope.settings.seed);
   const again = await untilTold(scope.rereadMs, scope.deadline, async () => {
-    const fresh = contextFor(scope, run.operation, run.client, run.track);
+    const fresh = contextFor(scope, run.operation, run.client, run.track, undefined, 0, run.context.catchUp);
     const { result, still } = await stillDuring(fresh, () => runScenario(checkNamed(scope, outcome.check), fresh, undefined));
     return still ? result : undefined;
   });

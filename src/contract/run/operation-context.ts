@@ -9,6 +9,7 @@ import type { HttpClient, SendOptions } from '../client/http-client.ts';
 import type { Judges } from '../model/judges.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
+import { createCatchUp, type CatchUp } from '../model/catch-up.ts';
 
 /** Settings of a run that shape what checks send. */
 export interface ContextSettings {
@@ -27,7 +28,7 @@ export interface ContextSettings {
  * Builds the context of one operation. Every request it sends is handed to `track` when it is made (so its
  * place is the order of the requests, whatever order answers come back in), for the response checks to see
  * all of them, whichever check sent them. With `shared`, the listing is that context's (read once, its
- * exchanges tracked there), and so is the tally of pairs covered.
+ * exchanges tracked there), and so are the tally of pairs covered and the catch-up budget.
  */
 export function createOperationContext(
   operation: Operation,
@@ -39,6 +40,8 @@ export function createOperationContext(
   shared?: OperationContext,
   /** The priority of the context's requests in the client's queue (see SendOptions.priority) unless they say. */
   priority = 0,
+  /** The operation's catch-up budget, for a context that reads the listing afresh (a re-run) but waits within it. */
+  catchUp: CatchUp = createCatchUp(),
 ): OperationContext {
   const parameters = listingParameters(operation);
   const withPriority = (options: SendOptions | undefined) => (priority === 0 ? options : { priority, ...options });
@@ -74,6 +77,7 @@ export function createOperationContext(
     },
     listingRead: () => (shared ? shared.listingRead() : listing),
     pairs: shared ? shared.pairs : createPairTally(),
+    catchUp: shared ? shared.catchUp : catchUp,
   };
   return context;
 }

@@ -2,6 +2,7 @@
 import type { HttpClient } from '../client/http-client.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import type { Check } from '../model/check.ts';
+import type { CatchUp } from '../model/catch-up.ts';
 import type { OperationContext } from '../model/context.ts';
 import { noEvidence, type Skip } from '../model/skip.ts';
 import type { ContractOptions } from '../options/contract-options.ts';
@@ -36,8 +37,9 @@ export const contextFor = (
   track: Track,
   shared?: OperationContext,
   priority?: number,
+  catchUp?: CatchUp,
 ): OperationContext =>
-  createOperationContext(operation, scope.options.document, client, scope.judges, scope.settings, track, shared, priority);
+  createOperationContext(operation, scope.options.document, client, scope.judges, scope.settings, track, shared, priority, catchUp);
 
 /** The check of the run named `name` (an outcome's). */
 export const checkNamed = (scope: RunScope, name: string): Check => scope.checks.find((c) => c.name === name)!;

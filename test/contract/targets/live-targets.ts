@@ -32,6 +32,13 @@ export function liveTarget(
     total?: (count: number, term: string) => number;
     /** Sends Link as the mock does, for the records at the moment, its last page moved by `lastOff`. */
     links?: { readonly lastOff: number };
+    /**
+     * A search index refreshed apart from the data: a search at moment t finds what the records held at
+     * `indexed(t)` (its results as they are now, so an edit shows in what is returned but not in what is found).
+     */
+    indexed?: (t: number) => number;
+    /** The moment of a request from a clock (real time, say) instead of the count of requests. */
+    clock?: () => number;
   } = {},
 ) {
   const mock = createApp({ spec, dataset: { seed: 3, counts: { alerts: 5, sensors: 5 } } });
@@ -42,13 +49,20 @@ export function liveTarget(
     n += 1;
     if (answered) t += 1;
     answered = false;
-    const [at, number] = [t, n];
+    const [at, number] = [edit.clock ? edit.clock() : t, n];
     const response = await mock.fetch(request);
     answered = true;
     const url = new URL(request.url);
     if (response.status !== 200 || !KEYS[url.pathname]) return response;
     const term = url.searchParams.get('search') ?? '';
-    const found = source(url.pathname, at, number).filter((r) => contains(r, term));
+    const now = source(url.pathname, at, number);
+    const indexedAt = term !== '' && edit.indexed ? edit.indexed(at) : at;
+    const hits = new Set(
+      source(url.pathname, indexedAt, number)
+        .filter((r) => contains(r, term))
+        .map((r) => r.id),
+    );
+    const found = indexedAt === at ? now.filter((r) => contains(r, term)) : now.filter((r) => hits.has(r.id));
     const page = Number(url.searchParams.get('page') ?? '1');
     const size = Number(url.searchParams.get('pageSize') ?? '20');
     const served = edit.page ? edit.page(found, page, size, number) : found.slice((page - 1) * size, page * size);
