@@ -20,6 +20,8 @@ export interface RecordedResponse {
   /** The body parsed as JSON, or undefined when it is not JSON. */
   readonly json?: unknown;
   readonly durationMs: number;
+  /** The client's number of the connection it came on (1 for the run's first), over the network; absent in-process. */
+  readonly connection?: number;
 }
 
 /** One request and what came of it: a response, or a transport error (refused, timeout, too large...). */

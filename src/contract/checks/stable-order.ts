@@ -2,9 +2,15 @@ import { identities, needRecords, recordsOf } from '../model/answers.ts';
 import { needListing } from '../model/listing.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
 import { recheckOf } from '../moment/at-once.ts';
-import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { OperationContext } from '../model/context.ts';
+import type { Exchange } from '../types.ts';
+import { noMatchTerm } from '../material/search-term.ts';
 
-/** The same request twice gives the same records in the same order. */
+/**
+ * The same request twice gives the same records in the same order; and on one connection, a request is answered
+ * for itself, not for the request before it (a server keeping a connection's last search or page).
+ */
 export const stableOrder: ScenarioCheck = {
   name: 'stable_order',
   kind: 'scenario',
@@ -19,8 +25,10 @@ export const stableOrder: ScenarioCheck = {
     const unusable = needRecords([first, second], 'the same request sent twice');
     if (unusable) return unusable;
     const [x, y] = [identities(recordsOf(first)!), identities(recordsOf(second)!)];
-    if (x.join() === y.join()) return [];
+    const leaks = await stateOnConnection(context);
+    if (x.join() === y.join()) return leaks;
     return [
+      ...leaks,
       {
         severity: 'error',
         message: 'the same request gave different records or order',
@@ -33,3 +41,46 @@ export const stableOrder: ScenarioCheck = {
     ];
   },
 };
+
+/**
+ * State leaking between requests on one connection: on a connection of its own, the listing's first page asked
+ * plainly, then another request (a search no record can contain; the next page), then the first page again.
+ * When the first page then gets the other request's answer, though before it, and on a new connection after
+ * it, it got its own, the server answered a request with an earlier one's state. Over the network only: an
+ * in-process target has no connections.
+ */
+async function stateOnConnection(context: OperationContext): Promise<Finding[]> {
+  if (!context.sendOnOneConnection) return [];
+  const { page, pageSize, search } = context.parameters;
+  const plain = { [pageSize.name]: '10' };
+  const others = [
+    { what: 'a search', query: { ...plain, [search.name]: noMatchTerm(context.seed) } },
+    { what: 'the next page', query: { ...plain, [page.name]: String(firstPage(context.parameters) + 1) } },
+  ];
+  const findings: Finding[] = [];
+  for (const other of others) {
+    const [before, between, after] = await context.sendOnOneConnection([{ query: plain }, { query: other.query }, { query: plain }]);
+    const ids = (exchange: Exchange) => {
+      const records = recordsOf(exchange);
+      return records && identities(records).join();
+    };
+    const [b, o, a] = [ids(before!), ids(between!), ids(after!)];
+    if (b === undefined || o === undefined || a === undefined || a === b || a !== o || o === b) continue;
+    // The first page once more, on a connection of its own again: a listing that changed meanwhile shows here.
+    const [again] = await context.sendOnOneConnection([{ query: plain }]);
+    const control = recordsOf(again!);
+    if (!control || identities(control).join() !== b) continue;
+    findings.push({
+      severity: 'error',
+      message: `on one connection, the first page asked after ${other.what} got that request's answer, not its own (state leaking between requests)`,
+      expected: `its own records, as before it on that connection and on a new one after it: ${b || '[]'}`,
+      actual: `the answer of ${Object.entries(other.query)
+        .map(([n, v]) => `${n}=${v}`)
+        .join('&')}: ${a || '[]'}`,
+      exchange: after!,
+      exchanges: [before!, between!, after!],
+      absolute: true,
+    });
+  }
+  return findings;
+}

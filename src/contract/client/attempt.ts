@@ -82,6 +82,7 @@ function recorded(answer: Answer, body: Body, secrets: Secrets, durationMs: numb
     // Names too: a target may echo the key in a header's name (every character of many keys is allowed there).
     headers: Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [redact(n, secrets), redact(v, secrets)])),
     durationMs,
+    ...(answer.connection !== undefined ? { connection: answer.connection } : {}),
   };
   if (body.cut) {
     const reduced = body.cap < maxBodyBytes;

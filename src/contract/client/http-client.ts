@@ -7,7 +7,10 @@ import { createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
-import type { Dispatcher } from 'undici';
+import { Client, type Dispatcher } from 'undici';
+
+/** With one of these set, requests go through a proxy, and which connection carries one is not the kit's to choose. */
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
 
 export type { FetchLike } from '../types.ts';
 export { DEADLINE_REACHED } from './attempt.ts';
@@ -94,6 +97,12 @@ export interface HttpClient {
    * their answers show the data at one moment), whatever the requests in flight; the exchanges in `asks`' order.
    */
   sendTogether(operationId: string, asks: readonly Ask[]): Promise<Exchange>[];
+  /**
+   * Sends `asks` one after another on one connection of their own (kept alive between them), the exchanges in
+   * order: what a server keeping state per connection shows. Absent where the client cannot choose its
+   * connection (an in-process fetch, a proxy, a dispatcher of the caller's).
+   */
+  readonly sendOnOneConnection?: (operationId: string, asks: readonly Ask[]) => Promise<Exchange[]>;
   readonly secrets: Secrets;
   readonly stats: ClientStats;
 }
@@ -120,61 +129,46 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const stats = { sent: 0, retried: 0, cut: 0 };
   const scheduler = createScheduler(options);
   const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
-  const attempt = createAttempt(options, transport, stats);
-  const maxRetries = options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries;
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
-  // The base URL's own path (a deployment under /v1), before a path sent as written.
-  const endpoint = { base, basePath: new URL(base).pathname.replace(/\/$/, '') };
-  /**
-   * One request to its end: its first attempt (in a group's turn when given, else in its own), then a retry of
-   * each 429 in a turn of its own, within the deadline.
-   */
-  async function deliver(
-    operationId: string,
-    made: Made,
-    sendOptions: SendOptions,
-    first?: Promise<Attempt | undefined>,
-  ): Promise<Exchange> {
-    const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
-    const head = { operationId, request: made.recorded, ...alone };
-    for (let tries = 0; ; tries += 1) {
-      const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority);
-      const startedDateTime = made.startedDateTime;
-      if (!result)
-        return { operationId, request: made.recorded, error: DEADLINE_REACHED, ...alone, ...(startedDateTime ? { startedDateTime } : {}) };
-      if ('retryAfter' in result) {
-        scheduler.backOff(retryDelay(result.retryAfter, tries));
-        continue;
-      }
-      return answered(head, startedDateTime, result, made.secrets, scheduler, tries);
-    }
-  }
-  /** The request made, with its attempt (retries counted) and the time its last attempt started. */
-  const make = (path: string, query: Readonly<Record<string, string>>, sendOptions: SendOptions): Made => {
-    const made = makeRequest(options, endpoint, secrets, path, query, sendOptions);
-    const self: Made = {
-      ...made,
-      startedDateTime: '',
-      attempt(tries) {
-        if (tries > 0) stats.retried += 1;
-        self.startedDateTime = new Date().toISOString();
-        return attempt({ ...made, mayRetry: tries < maxRetries });
-      },
-    };
-    return self;
+  const sending: Sending = {
+    options,
+    secrets,
+    stats,
+    scheduler,
+    maxRetries: options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries,
+    // The base URL's own path (a deployment under /v1), before a path sent as written.
+    endpoint: { base, basePath: new URL(base).pathname.replace(/\/$/, '') },
+    attempt: createAttempt(options, transport, stats),
   };
+  const make = (ask: Ask, via?: Sending['attempt']) => makeAsk(sending, ask, via);
+  /** `asks` in order on one connection of their own: an undici Client holds exactly one. */
+  const sendOnOneConnection = async (operationId: string, asks: readonly Ask[]): Promise<Exchange[]> => {
+    const connection = new Client(new URL(base).origin);
+    const via = createAttempt(options, undiciTransport(connection), stats);
+    try {
+      const exchanges: Exchange[] = [];
+      for (const ask of asks) exchanges.push(await deliver(scheduler, operationId, make(ask, via), ask.options ?? {}));
+      return exchanges;
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+  };
+  const choosesConnections = !options.fetch && !options.dispatcher && !PROXY_VARIABLES.some((name) => process.env[name]);
   return {
     secrets,
     stats,
-    send: (operationId, path, query, sendOptions = {}) => deliver(operationId, make(path, query, sendOptions), sendOptions),
+    send: (operationId, path, query, sendOptions = {}) =>
+      deliver(scheduler, operationId, make({ path, query, options: sendOptions }), sendOptions),
+    ...(choosesConnections ? { sendOnOneConnection } : {}),
     sendTogether(operationId, asks) {
-      const made = asks.map((ask) => make(ask.path, ask.query, ask.options ?? {}));
+      const made = asks.map((ask) => make(ask));
       const firsts = scheduler.together(
         made.map((m) => () => m.attempt(0)),
         asks[0]?.options?.priority,
       );
       return made.map((m, i) =>
         deliver(
+          scheduler,
           operationId,
           m,
           asks[i]!.options ?? {},
@@ -183,6 +177,58 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
     },
   };
+}
+
+/** What every request of one client is made with. */
+interface Sending {
+  readonly options: HttpClientOptions;
+  readonly secrets: Secrets;
+  readonly stats: { sent: number; retried: number; cut: number };
+  readonly scheduler: Scheduler;
+  readonly maxRetries: number;
+  readonly endpoint: { readonly base: string; readonly basePath: string };
+  readonly attempt: ReturnType<typeof createAttempt>;
+}
+
+/** The request made, with its attempt through `via` (retries counted) and the time its last attempt started. */
+function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
+  const made = makeRequest(sending.options, sending.endpoint, sending.secrets, ask.path, ask.query, ask.options ?? {});
+  const self: Made = {
+    ...made,
+    startedDateTime: '',
+    attempt(tries) {
+      if (tries > 0) sending.stats.retried += 1;
+      self.startedDateTime = new Date().toISOString();
+      return via({ ...made, mayRetry: tries < sending.maxRetries });
+    },
+  };
+  return self;
+}
+
+/**
+ * One request to its end: its first attempt (in a group's turn when given, else in its own), then a retry of
+ * each 429 in a turn of its own, within the deadline.
+ */
+async function deliver(
+  scheduler: Scheduler,
+  operationId: string,
+  made: Made,
+  sendOptions: SendOptions,
+  first?: Promise<Attempt | undefined>,
+): Promise<Exchange> {
+  const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
+  const head = { operationId, request: made.recorded, ...alone };
+  for (let tries = 0; ; tries += 1) {
+    const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority);
+    const startedDateTime = made.startedDateTime;
+    if (!result)
+      return { operationId, request: made.recorded, error: DEADLINE_REACHED, ...alone, ...(startedDateTime ? { startedDateTime } : {}) };
+    if ('retryAfter' in result) {
+      scheduler.backOff(retryDelay(result.retryAfter, tries));
+      continue;
+    }
+    return answered(head, startedDateTime, result, made.secrets, scheduler, tries);
+  }
 }
 
 /** A request made: as sent and as recorded, its attempt, and when its last attempt started. */

@@ -1,5 +1,6 @@
 // How a request reaches the target: undici over the network, or an in-process fetch; both give a body to pull
 // chunks from.
+import diagnostics from 'node:diagnostics_channel';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { FetchLike } from '../types.ts';
 
@@ -23,6 +24,38 @@ export interface Answer {
   /** Names lower-cased, repeated headers joined. */
   readonly headers: Record<string, string>;
   readonly body: BodySource;
+  /** The transport's number of the connection the request went on (1 for its first); absent in-process. */
+  readonly connection?: number;
+}
+
+/** A request being made, to learn the connection undici sends it on. */
+interface Tag {
+  connection?: number;
+  readonly numberOf: (socket: object) => number;
+}
+
+/** The request being made right now: undici creates its own request synchronously within the call. */
+let making: Tag | undefined;
+const tags = new WeakMap<object, Tag>();
+let listening = false;
+
+/**
+ * Follows undici's own diagnostics (request created, headers sent on a socket) to tell which connection each
+ * request went on: evidence when answers to one request differ by connection (a balancer pinning connections to
+ * replicas, or a server keeping state per connection).
+ */
+function followConnections(): void {
+  if (listening) return;
+  listening = true;
+  diagnostics.subscribe('undici:request:create', (message) => {
+    const { request } = message as { request: object };
+    if (making) tags.set(request, making);
+  });
+  diagnostics.subscribe('undici:client:sendHeaders', (message) => {
+    const { request, socket } = message as { request: object; socket: object };
+    const tag = tags.get(request);
+    if (tag) tag.connection = tag.numberOf(socket);
+  });
 }
 
 /** `written`: the path and query to send as they are, instead of `url`'s. */
@@ -35,14 +68,30 @@ export type Transport = (
 ) => Promise<Answer>;
 
 export function undiciTransport(dispatcher: Dispatcher): Transport {
+  followConnections();
+  const sockets = new WeakMap<object, number>();
+  let opened = 0;
+  const numberOf = (socket: object): number => {
+    const known = sockets.get(socket);
+    if (known !== undefined) return known;
+    opened += 1;
+    sockets.set(socket, opened);
+    return opened;
+  };
   return async (url, method, headers, signal, written) => {
     // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
     // because ours (covering headers and body) aborts through the signal. A path as written goes through the
     // dispatcher itself, which sends it unparsed.
     const common = { method: method as Dispatcher.HttpMethod, headers, signal, headersTimeout: 0, bodyTimeout: 0 };
-    const response = written
-      ? await dispatcher.request({ ...common, origin: url.origin, path: written })
-      : await request(url, { ...common, dispatcher });
+    const tag: Tag = { numberOf };
+    making = tag;
+    let sending: Promise<Dispatcher.ResponseData>;
+    try {
+      sending = written ? dispatcher.request({ ...common, origin: url.origin, path: written }) : request(url, { ...common, dispatcher });
+    } finally {
+      making = undefined;
+    }
+    const response = await sending;
     const flat: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers))
       if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -52,6 +101,7 @@ export function undiciTransport(dispatcher: Dispatcher): Transport {
     return {
       status: response.statusCode,
       headers: flat,
+      ...(tag.connection !== undefined ? { connection: tag.connection } : {}),
       body: {
         next: async () => {
           const step = await iterator.next();

@@ -38,6 +38,13 @@ export interface OperationContext {
   sendTogether(
     queries: readonly { readonly query: Readonly<Record<string, string>>; readonly options?: SendOptions }[],
   ): Promise<Exchange>[];
+  /**
+   * GETs of the operation's path one after another on one connection of their own, each recorded in order;
+   * absent where the kit cannot choose its connection (see HttpClient.sendOnOneConnection).
+   */
+  readonly sendOnOneConnection?: (
+    queries: readonly { readonly query: Readonly<Record<string, string>>; readonly options?: SendOptions }[],
+  ) => Promise<Exchange[]>;
   /** The whole listing (cached; bounded by --max-pages). */
   listing(): Promise<Listing>;
   /** The listing if a check has asked for it, else undefined (nothing is sent). */

@@ -54,6 +54,7 @@ export function newestCopy(client: HttpClient, countHeader: string | undefined):
   return {
     secrets: client.secrets,
     stats: client.stats,
+    ...(client.sendOnOneConnection ? { sendOnOneConnection: client.sendOnOneConnection } : {}),
     async send(operationId, path, query, options) {
       if (!plain(options)) return client.send(operationId, path, query, options);
       return keep(

@@ -172,6 +172,8 @@ export function harEntry(exchange: Exchange) {
     },
     cache: {},
     timings: { send: 0, wait: time, receive: 0 },
+    // HAR's own field: which connection the answer came on, so answers that differ by connection show it.
+    ...(response?.connection !== undefined ? { connection: String(response.connection) } : {}),
     // A custom field (HAR allows those beginning with _): browsers' Network panels list the entry under Fetch/XHR.
     _resourceType: 'fetch',
     ...(exchange.error ? { comment: exchange.error } : {}),

@@ -45,6 +45,17 @@ export function createOperationContext(
 ): OperationContext {
   const parameters = listingParameters(operation);
   const withPriority = (options: SendOptions | undefined) => (priority === 0 ? options : { priority, ...options });
+  /** Each request's place taken when the sequence starts, in order, as `send` takes one when it is made. */
+  const oneConnection =
+    (sendAll: NonNullable<HttpClient['sendOnOneConnection']>): NonNullable<OperationContext['sendOnOneConnection']> =>
+    (queries) => {
+      const sent = sendAll(
+        operation.operationId,
+        queries.map(({ query, options }) => ({ path: options?.path ?? operation.path, query, options: withPriority(options) })),
+      );
+      for (const [i] of queries.entries()) track(sent.then((exchanges) => exchanges[i]!));
+      return sent;
+    };
   let listing: Promise<Listing> | undefined;
 
   const context: OperationContext = {
@@ -70,6 +81,7 @@ export function createOperationContext(
       for (const exchange of exchanges) track(exchange);
       return exchanges;
     },
+    ...(client.sendOnOneConnection ? { sendOnOneConnection: oneConnection(client.sendOnOneConnection) } : {}),
     listing() {
       if (shared) return shared.listing();
       listing ??= readListing(listingPages(context), firstPage(parameters), largestPageSize(parameters), settings.maxPages, settings.seed);

@@ -1,0 +1,58 @@
+// The mock over node:http, answering each request as the connection it came on decides: a server keeping state
+// per keep-alive connection (broken), and a layer-4 balancer pinning each connection to one replica (conformant).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { generateDataset } from '../../../src/fixtures/generate-dataset.ts';
+import { createApp } from '../../../src/server/create-app.ts';
+import { spec } from '../../helpers.ts';
+
+type Listener = ReturnType<typeof getRequestListener>;
+
+/** Serves on 127.0.0.1 (a port the system picks), each request handed to `route` with its connection. */
+async function listen(route: (socket: Socket, url: URL) => { readonly listener: Listener; readonly url: URL }) {
+  const server: Server = createServer((request, response) => {
+    const chosen = route(request.socket, new URL(request.url ?? '/', 'http://target.test'));
+    request.url = `${chosen.url.pathname}${chosen.url.search}`;
+    void chosen.listener(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const dataset = generateDataset(spec.document, { seed: 8, counts: { alerts: 120, sensors: 40 } });
+
+/**
+ * A server that keeps the last search of each connection and applies it to a later request on that connection
+ * that has none (state kept per connection, say a cached query object).
+ */
+export function searchKeptPerConnection() {
+  const listener = getRequestListener(createApp({ spec, data: dataset }).fetch);
+  const last = new WeakMap<Socket, string>();
+  return listen((socket, url) => {
+    const search = url.searchParams.get('search');
+    if (search !== null) last.set(socket, search);
+    else if (last.has(socket)) url.searchParams.set('search', last.get(socket)!);
+    return { listener, url };
+  });
+}
+
+/** Two replicas, the second one alert behind, each connection pinned to one of them in turn, as a layer-4 balancer does. */
+export function replicasPinnedByConnection() {
+  const newer = getRequestListener(createApp({ spec, data: dataset }).fetch);
+  const older = getRequestListener(createApp({ spec, data: { ...dataset, alerts: dataset.alerts!.slice(1) } }).fetch);
+  const pinned = new WeakMap<Socket, Listener>();
+  let connections = 0;
+  return listen((socket, url) => {
+    let listener = pinned.get(socket);
+    if (!listener) {
+      connections += 1;
+      listener = connections % 2 ? newer : older;
+      pinned.set(socket, listener);
+    }
+    return { listener, url };
+  });
+}
