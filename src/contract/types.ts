@@ -119,6 +119,8 @@ export interface ListingCoverage {
    * refreshed apart from the data), in ms; absent when none had to wait.
    */
   readonly searchLagMs?: number;
+  /** The most of the newest records a search answered without, as an index not yet refreshed with them (absent when none). */
+  readonly searchBehindRecords?: number;
 }
 
 /** The result of a whole contract run. */

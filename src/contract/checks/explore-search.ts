@@ -4,6 +4,7 @@ import { needListing, tooLong, type Listing } from '../model/listing.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf, type ExplorationState } from '../explore/exploration-state.ts';
+import { foundLater, indexBehind } from '../explore/index-lag.ts';
 import { requestArbitrary, type GeneratedRequest } from '../material/generated-request.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm } from '../material/search-term.ts';
@@ -78,6 +79,11 @@ async function judgeSearch(
     );
   const ids = identities(records);
   if (ids.join() === want.join()) return { kind: 'pass' };
+  const behind = indexBehind(state, listing, term, start, request.size, ids);
+  if (behind !== undefined && (await context.catchUp.catchesUp(() => foundLater(context, state, term, behind)))) {
+    context.catchUp.noteBehind(behind);
+    return { kind: 'pass' };
+  }
   if (await caughtUp(context, state, listing, request.query, want, ids)) return { kind: 'pass' };
   return fail(`${where} differs from the model (${expected.how})`, want.join(', ') || '[]', ids.join(', ') || '[]');
 }

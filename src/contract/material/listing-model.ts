@@ -25,6 +25,24 @@ export interface ListingModel {
   matches(term: string): readonly Record<string, unknown>[];
   /** How many records `term` finds: exact when the listing is complete or the term empty, else those read. */
   count(term: string): number;
+  /**
+   * The records `term` finds in the listing as it was before its `newest` newest records arrived (a search index
+   * not yet refreshed with them), in listing order.
+   */
+  matchesBefore(term: string, newest: number): readonly Record<string, unknown>[];
+}
+
+/**
+ * How many records at the head of `model` arrived since `first` was read (none of them in it): the most a search
+ * index refreshed apart from the data can be behind by, as far as this run saw.
+ *
+ * @example
+ * const head = arrivedAtHead(model, new Set(listing.records.map(identity)));
+ */
+export function arrivedAtHead(model: ListingModel, first: ReadonlySet<string>): number {
+  let head = 0;
+  while (head < model.ids.length && !first.has(model.ids[head]!)) head += 1;
+  return head;
 }
 
 /** The strings a search looks at in a record: string fields and the strings of array fields. */
@@ -69,6 +87,10 @@ export function createListingModel(listing: Listing): ListingModel {
     },
     count(term) {
       return term === '' ? (listingTotal(listing) ?? records.length) : this.matches(term).length;
+    },
+    matchesBefore(term, newest) {
+      const left = new Set(ids.slice(0, newest));
+      return this.matches(term).filter((record) => !left.has(identity(record)));
     },
   };
 }

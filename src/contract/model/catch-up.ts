@@ -17,6 +17,16 @@ export interface CatchUp {
   lookAgain(caughtUp: () => Promise<boolean>): Promise<number | undefined>;
   /** The longest wait after which a search caught up, in ms (undefined when none had to). */
   lagSeen(): number | undefined;
+  /**
+   * Whether the listing's search index catches up, asked once per listing: the first time, `caughtUp` is looked
+   * at again (as {@link lookAgain}); later, what it told then. An index behind by records that arrived is a lag
+   * only when it catches up: one that never takes them in gets no such excuse.
+   */
+  catchesUp(caughtUp: () => Promise<boolean>): Promise<boolean>;
+  /** Notes a search answered as if the `records` newest records had not arrived yet (an index behind them). */
+  noteBehind(records: number): void;
+  /** The most records a search was seen behind by (undefined when none was). */
+  behindSeen(): number | undefined;
 }
 
 /**
@@ -29,7 +39,17 @@ export interface CatchUp {
 export function createCatchUp(budgetMs = CATCH_UP_MS): CatchUp {
   let left = budgetMs;
   let seen: number | undefined;
+  let behind: number | undefined;
+  let told: Promise<boolean> | undefined;
   return {
+    catchesUp(caughtUp) {
+      told ??= this.lookAgain(caughtUp).then((waited) => waited !== undefined);
+      return told;
+    },
+    noteBehind: (records) => {
+      behind = Math.max(behind ?? 0, records);
+    },
+    behindSeen: () => behind,
     async lookAgain(caughtUp) {
       let waited = 0;
       for (let wait = FIRST_WAIT_MS; left > 0; wait *= 2) {

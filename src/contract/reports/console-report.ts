@@ -74,10 +74,10 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
     lines.push(
       `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
     );
-    const lagging = (report.coverage ?? []).filter((c) => c.searchLagMs !== undefined);
+    const lagging = (report.coverage ?? []).filter((c) => c.searchLagMs !== undefined || c.searchBehindRecords !== undefined);
     if (lagging.length > 0)
       lines.push(
-        `searches caught up with records that arrived or changed during the run: ${lagging.map((c) => `${c.operationId} after ${(c.searchLagMs! / 1000).toFixed(1)} s`).join(', ')}`,
+        `searches behind records that arrived during the run (an index refreshed apart): ${lagging.map((c) => `${c.operationId} ${[c.searchBehindRecords !== undefined ? `up to ${c.searchBehindRecords} newest records not found yet` : '', c.searchLagMs !== undefined ? `caught up after ${(c.searchLagMs / 1000).toFixed(1)} s` : ''].filter(Boolean).join(', ')}`).join('; ')}`,
       );
     const covered = (report.coverage ?? []).filter((c) => c.pairs);
     if (covered.length > 0)
