@@ -94,4 +94,21 @@ describe('data that lives while the kit reads it, told apart from broken answers
       expect(report.verdict).toBe('conformant');
     });
   }
+
+  it('a search index that never takes in new alerts is NOT conformant under --strict, by explore_search', async () => {
+    const report = await runContract({
+      target: 'http://live.test',
+      apiKey: KEY,
+      document: spec.document,
+      seed: 21,
+      examples: 40,
+      rereadIntervalMs: 1,
+      strict: true,
+      checks: ['explore_search'],
+      fetch: liveTarget(growing(25), { indexed: () => 1 }),
+    });
+    expect(report.verdict).toBe('not conformant');
+    expect(alerts(report, 'explore_search')?.status).toBe('failed');
+    expect(alerts(report, 'explore_search')?.failures[0]?.message).toMatch(/differs from the model/);
+  });
 });
