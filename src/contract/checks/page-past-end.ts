@@ -54,15 +54,25 @@ export const pagePastEnd: ScenarioCheck = {
   },
 };
 
+/** Pages past the end sent with a recount: room for as many records as arrive while the listing is counted again. */
+const PAST_PAGES = 5;
+
 /**
- * The listing counted again with the page of size `size` just past the end as it was, all at one moment:
- * whether that page holds records, when it is still past the end (undefined when so many records arrived
- * that it is not).
+ * The listing counted again with the pages of size `size` just past the end as it was and the next few (room for
+ * records that arrive meanwhile), all at one moment: whether the first of them past the end now holds records
+ * (undefined when so many records arrived that none of them is past it).
  */
 const recordsPastEnd = (context: OperationContext, listing: Listing, total: number, size: number): Recheck => {
-  const page = Math.floor(total / size) + 2;
-  return recountAgain(context, listing, [{ query: pageQuery(context, page, size) }], (count, [past]) => {
-    const records = recordsOf(past!);
-    return count <= (page - 1) * size && records ? records.length > 0 : undefined;
-  });
+  const first = Math.floor(total / size) + 2;
+  const pages = Array.from({ length: PAST_PAGES }, (_, k) => first + k);
+  return recountAgain(
+    context,
+    listing,
+    pages.map((page) => ({ query: pageQuery(context, page, size) })),
+    (count, answers) => {
+      const k = pages.findIndex((page) => count <= (page - 1) * size);
+      const records = k < 0 ? undefined : recordsOf(answers[k]!);
+      return records ? records.length > 0 : undefined;
+    },
+  );
 };
