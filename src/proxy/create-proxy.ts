@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { describeNetworkError } from '../contract/client/http-client.ts';
+import { describeNetworkError } from '../contract/client/network-error.ts';
 import type { Exchange } from '../contract/types.ts';
 import type { ProxyOptions } from './proxy-options.ts';
 import { type HideKeys, hideKeysIn, keyHider } from '../http/hide-keys.ts';

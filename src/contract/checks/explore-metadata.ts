@@ -2,7 +2,7 @@ import { needListing, tooLong } from '../model/listing.ts';
 import { notApplicable } from '../model/skip.ts';
 import { recordsOf } from '../model/answers.ts';
 import type { ScenarioCheck } from '../model/check.ts';
-import { explore, usable, type Judgement } from '../explore/explore.ts';
+import { answerTo, explore, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
 import { requestArbitrary } from '../material/generated-request.ts';
 import { parseLinks } from './link-header.ts';
@@ -81,13 +81,11 @@ async function judgeGenerated(
   listing: Listing,
   generated: GeneratedRequest,
 ): Promise<Judgement> {
-  if (generated.credentials !== undefined) return { kind: 'pass' };
   // The model and the reference pages as they are now: a re-sync replaces them.
-  const { model, send, reference } = state;
-  const request = state.resolve(generated);
-  const exchange = await send(request.query);
-  const unanswered = usable(exchange);
-  if (unanswered) return unanswered;
+  const { model, reference } = state;
+  const answer = await answerTo(state, generated);
+  if ('kind' in answer) return answer;
+  const { request, exchange } = answer;
   if (!recordsOf(exchange)) return { kind: 'unusable', exchange };
   const counted = await countOf({ model, reference }, request.term?.text ?? '', listing);
   if ('kind' in counted) return counted;

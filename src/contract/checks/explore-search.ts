@@ -2,10 +2,11 @@ import { identities, identity, preview, recordsOf } from '../model/answers.ts';
 import type { OperationContext } from '../model/context.ts';
 import { needListing, tooLong, type Listing } from '../model/listing.ts';
 import type { ScenarioCheck } from '../model/check.ts';
-import { explore, usable, type Judgement } from '../explore/explore.ts';
+import { answerTo, explore, type Judgement } from '../explore/explore.ts';
 import { explorationOf, type ExplorationState } from '../explore/exploration-state.ts';
 import { foundLater, indexBehind } from '../explore/index-lag.ts';
 import { requestArbitrary, type GeneratedRequest } from '../material/generated-request.ts';
+import { firstRead } from '../material/listing-model.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm } from '../material/search-term.ts';
 
@@ -50,11 +51,9 @@ async function judgeSearch(
   listing: Listing,
   generated: GeneratedRequest,
 ): Promise<Judgement> {
-  if (generated.credentials !== undefined) return { kind: 'pass' };
-  const request = state.resolve(generated);
-  const exchange = await state.send(request.query);
-  const unanswered = usable(exchange);
-  if (unanswered) return unanswered;
+  const answer = await answerTo(state, generated);
+  if ('kind' in answer) return answer;
+  const { request, exchange } = answer;
   const term = request.term?.text ?? '';
   const start = (request.page - 1) * request.size;
   const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(term, 40))}` : ''}`;
@@ -101,7 +100,7 @@ async function caughtUp(
   want: readonly string[],
   ids: readonly string[],
 ): Promise<boolean> {
-  const first = new Map(listing.records.map((record) => [identity(record), JSON.stringify(record)]));
+  const first = firstRead(listing);
   const now = new Map(state.model.records.map((record) => [identity(record), JSON.stringify(record)]));
   const young = (id: string) => !first.has(id) || first.get(id) !== now.get(id);
   const missing = want.filter((id) => !ids.includes(id));

@@ -13,9 +13,6 @@ import { Client, type Dispatcher } from 'undici';
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
 
 export type { FetchLike } from '../types.ts';
-export { DEADLINE_REACHED } from './attempt.ts';
-export { MAX_RETRY_WAIT_MS, retryDelay } from './retry-delay.ts';
-export { describeNetworkError } from './network-error.ts';
 
 /** How the kit reaches a target. */
 export interface HttpClientOptions {

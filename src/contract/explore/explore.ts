@@ -5,7 +5,8 @@ import type { Finding } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import { REREADS, stillDuring } from '../moment/live-data.ts';
 import type { Exchange } from '../types.ts';
-import type { Resync } from './exploration-state.ts';
+import type { GeneratedRequest, ResolvedRequest } from '../material/generated-request.ts';
+import type { ExplorationState, Resync } from './exploration-state.ts';
 
 /** What a judge made of one generated request. */
 export type Judgement =
@@ -246,6 +247,25 @@ export async function explore<T>(
   if (found) return [found];
   const details = await checkGenerated(run, generated);
   return verdictOf(run, details, covering.length + context.examples);
+}
+
+/**
+ * A generated request resolved and sent (once, through the exploration's memo), with its answer; or what it gets
+ * without judging: a pass when it carries wrong credentials (explore_pages' to judge), unusable when its answer is
+ * no evidence.
+ *
+ * @example
+ * const answer = await answerTo(state, generated);
+ * if ('kind' in answer) return answer;
+ */
+export async function answerTo(
+  state: ExplorationState,
+  generated: GeneratedRequest,
+): Promise<{ readonly request: ResolvedRequest; readonly exchange: Exchange } | Judgement> {
+  if (generated.credentials !== undefined) return { kind: 'pass' };
+  const request = state.resolve(generated);
+  const exchange = await state.send(request.query);
+  return usable(exchange) ?? { request, exchange };
 }
 
 /** The answer is evidence (not a 5xx, a redirect or a transport error), or the judgement that it is not. */

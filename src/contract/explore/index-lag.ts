@@ -2,7 +2,7 @@
 // refreshed with them would, are a lag when, and only when, the index is seen to take them in.
 import type { OperationContext } from '../model/context.ts';
 import type { Listing } from '../model/listing.ts';
-import { identities, identity, recordsOf } from '../model/answers.ts';
+import { identities, recordsOf } from '../model/answers.ts';
 import { firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
 import { arrivedAtHead } from '../material/listing-model.ts';
 import type { ExplorationState } from './exploration-state.ts';
@@ -22,7 +22,7 @@ export function indexBehind(
 ): number | undefined {
   const { model } = state;
   if (!model.complete || term === '') return undefined;
-  const head = arrivedAtHead(model, new Set(listing.records.map(identity)));
+  const head = arrivedAtHead(model, listing);
   for (let newest = 1; newest <= head; newest += 1)
     if (identities(model.matchesBefore(term, newest).slice(start, start + size)).join() === ids.join()) return newest;
   return undefined;
@@ -41,7 +41,7 @@ export function behindBy(
   count: number,
 ): { readonly newest: number; readonly count: number } | undefined {
   if (total === undefined || total === String(count) || !model.complete || term === '') return undefined;
-  const head = arrivedAtHead(model, new Set(listing.records.map(identity)));
+  const head = arrivedAtHead(model, listing);
   for (let newest = 1; newest <= head; newest += 1) {
     const before = model.matchesBefore(term, newest).length;
     if (String(before) === total) return { newest, count: before };
@@ -58,10 +58,12 @@ export function behindBy(
  */
 export async function foundLater(context: OperationContext, state: ExplorationState, term: string, newest: number): Promise<boolean> {
   const { model } = state;
-  const wanted = identities(model.matches(term).filter((record) => model.ids.indexOf(identity(record)) < newest));
+  const head = new Set(model.ids.slice(0, newest));
+  const wanted = identities(model.matches(term)).filter((id) => head.has(id));
   const page = pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters), {
     [context.parameters.search.name]: term,
   });
   const found = recordsOf(await context.send(page));
-  return found !== undefined && wanted.every((id) => identities(found).includes(id));
+  const ids = new Set(found ? identities(found) : []);
+  return found !== undefined && wanted.every((id) => ids.has(id));
 }

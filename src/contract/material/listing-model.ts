@@ -32,14 +32,33 @@ export interface ListingModel {
   matchesBefore(term: string, newest: number): readonly Record<string, unknown>[];
 }
 
+const firstReads = new WeakMap<Listing, ReadonlyMap<string, string>>();
+
 /**
- * How many records at the head of `model` arrived since `first` was read (none of them in it): the most a search
- * index refreshed apart from the data can be behind by, as far as this run saw.
+ * The records of a listing as it was read, by identity, as JSON (to tell records that arrived or changed since);
+ * made once per listing.
  *
  * @example
- * const head = arrivedAtHead(model, new Set(listing.records.map(identity)));
+ * const young = (id: string) => firstRead(listing).get(id) !== JSON.stringify(recordNow(id));
  */
-export function arrivedAtHead(model: ListingModel, first: ReadonlySet<string>): number {
+export function firstRead(listing: Listing): ReadonlyMap<string, string> {
+  let read = firstReads.get(listing);
+  if (!read) {
+    read = new Map(listing.records.map((record) => [identity(record), JSON.stringify(record)]));
+    firstReads.set(listing, read);
+  }
+  return read;
+}
+
+/**
+ * How many records at the head of `model` arrived since `listing` was first read (none of them in it): the most a
+ * search index refreshed apart from the data can be behind by, as far as this run saw.
+ *
+ * @example
+ * const head = arrivedAtHead(model, listing);
+ */
+export function arrivedAtHead(model: ListingModel, listing: Listing): number {
+  const first = firstRead(listing);
   let head = 0;
   while (head < model.ids.length && !first.has(model.ids[head]!)) head += 1;
   return head;

@@ -53,7 +53,7 @@ async function rerunOnNewest(
   const newest: OperationRun = {
     ...run,
     client,
-    context: contextFor(scope, run.operation, client, run.track, undefined, 0, run.context.catchUp),
+    context: contextFor(scope, run.operation, client, run.track, { catchUp: run.context.catchUp }),
   };
   const again = await newest.context.send({});
   const rerun: CheckOutcome[] = [];
@@ -83,7 +83,7 @@ async function judgeOneAgain(scope: RunScope, outcome: CheckOutcome, run: Operat
   const rechecked = await recheckAll(scope, outcome, run.context);
   if (rechecked) return rechecked.settled ? rechecked.outcome : invalidate(rechecked.outcome, why, scope.settings.seed);
   const again = await untilTold(scope.rereadMs, scope.deadline, async () => {
-    const fresh = contextFor(scope, run.operation, run.client, run.track, undefined, 0, run.context.catchUp);
+    const fresh = contextFor(scope, run.operation, run.client, run.track, { catchUp: run.context.catchUp });
     const { result, still } = await stillDuring(fresh, () => runScenario(checkNamed(scope, outcome.check), fresh, undefined));
     return still ? result : undefined;
   });

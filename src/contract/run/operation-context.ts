@@ -11,24 +11,26 @@ import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
 import { createCatchUp, type CatchUp } from '../model/catch-up.ts';
 
-/** Settings of a run that shape what checks send. */
-export interface ContextSettings {
+/** Settings of a run that shape what checks send: what a context states of them, and the pages a listing is read to. */
+export interface ContextSettings
+  extends Pick<OperationContext, 'maxResponseTimeMs' | 'seed' | 'examples' | 'apiKey' | 'concurrency' | 'pathsAsWritten'> {
   readonly maxPages: number;
-  readonly maxResponseTimeMs?: number;
-  readonly seed: number;
-  readonly examples: number;
-  readonly apiKey: string | undefined;
-  /** Requests the run may have in flight at once: above 1, checks may send theirs ahead (1: one at a time, in order). */
-  readonly concurrency: number;
-  /** Whether a path can be sent as written (a network target; an in-process fetch takes parsed Requests). */
-  readonly pathsAsWritten: boolean;
+}
+
+/** What a context may share with another, or take from the run. */
+export interface ContextLinks {
+  /** The context whose listing (read once, its exchanges tracked there), pairs tally and catch-up budget it shares. */
+  readonly shared?: OperationContext;
+  /** The priority of the context's requests in the client's queue (see SendOptions.priority) unless they say. */
+  readonly priority?: number;
+  /** The operation's catch-up budget, for a context that reads the listing afresh (a re-run) but waits within it. */
+  readonly catchUp?: CatchUp;
 }
 
 /**
  * Builds the context of one operation. Every request it sends is handed to `track` when it is made (so its
  * place is the order of the requests, whatever order answers come back in), for the response checks to see
- * all of them, whichever check sent them. With `shared`, the listing is that context's (read once, its
- * exchanges tracked there), and so are the tally of pairs covered and the catch-up budget.
+ * all of them, whichever check sent them; `links` say what it shares with another context (see ContextLinks).
  */
 export function createOperationContext(
   operation: Operation,
@@ -37,22 +39,18 @@ export function createOperationContext(
   judges: Judges,
   settings: ContextSettings,
   track: Track,
-  shared?: OperationContext,
-  /** The priority of the context's requests in the client's queue (see SendOptions.priority) unless they say. */
-  priority = 0,
-  /** The operation's catch-up budget, for a context that reads the listing afresh (a re-run) but waits within it. */
-  catchUp: CatchUp = createCatchUp(),
+  { shared, priority = 0, catchUp = createCatchUp() }: ContextLinks = {},
 ): OperationContext {
   const parameters = listingParameters(operation);
   const withPriority = (options: SendOptions | undefined) => (priority === 0 ? options : { priority, ...options });
+  /** The client's asks for queries of the operation (its path, or a variant of it). */
+  const asksOf = (queries: Parameters<OperationContext['sendTogether']>[0]) =>
+    queries.map(({ query, options }) => ({ path: options?.path ?? operation.path, query, options: withPriority(options) }));
   /** Each request's place taken when the sequence starts, in order, as `send` takes one when it is made. */
   const oneConnection =
     (sendAll: NonNullable<HttpClient['sendOnOneConnection']>): NonNullable<OperationContext['sendOnOneConnection']> =>
     (queries) => {
-      const sent = sendAll(
-        operation.operationId,
-        queries.map(({ query, options }) => ({ path: options?.path ?? operation.path, query, options: withPriority(options) })),
-      );
+      const sent = sendAll(operation.operationId, asksOf(queries));
       for (const [i] of queries.entries()) track(sent.then((exchanges) => exchanges[i]!));
       return sent;
     };
@@ -76,8 +74,7 @@ export function createOperationContext(
       return exchange;
     },
     sendTogether(queries) {
-      const asks = queries.map(({ query, options }) => ({ path: options?.path ?? operation.path, query, options: withPriority(options) }));
-      const exchanges = client.sendTogether(operation.operationId, asks);
+      const exchanges = client.sendTogether(operation.operationId, asksOf(queries));
       for (const exchange of exchanges) track(exchange);
       return exchanges;
     },

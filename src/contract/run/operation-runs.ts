@@ -1,6 +1,6 @@
 // One run per listing operation: its recorder (the run's order of its requests), its context and the judge
 // that applies the response checks to every answer as it arrives.
-import { DEADLINE_REACHED } from '../client/http-client.ts';
+import { DEADLINE_REACHED } from '../client/attempt.ts';
 import { createExchangeRecorder, type Track } from '../client/exchange-recorder.ts';
 import { createResponseJudge } from '../grading/response-judge.ts';
 import type { OperationContext } from '../model/context.ts';

@@ -69,7 +69,11 @@ export async function scenariosOf(scope: RunScope, run: OperationRun): Promise<C
   const done = await Promise.all(
     groupsOf(scenarioChecks).map((group) => {
       const background = group.every((check) => check.kind === 'scenario' && check.background);
-      return oneByOne(scope, group, contextFor(scope, run.operation, scope.client, run.recorder.list(), run.context, background ? -1 : 0));
+      return oneByOne(
+        scope,
+        group,
+        contextFor(scope, run.operation, scope.client, run.recorder.list(), { shared: run.context, priority: background ? -1 : 0 }),
+      );
     }),
   );
   const byCheck = new Map(done.flat().map((outcome) => [outcome.check, outcome]));

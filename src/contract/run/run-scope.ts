@@ -2,13 +2,12 @@
 import type { HttpClient } from '../client/http-client.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import type { Check } from '../model/check.ts';
-import type { CatchUp } from '../model/catch-up.ts';
 import type { OperationContext } from '../model/context.ts';
 import { noEvidence, type Skip } from '../model/skip.ts';
 import type { ContractOptions } from '../options/contract-options.ts';
 import type { Operation } from '../../spec/operations.ts';
 import type { Judges } from '../model/judges.ts';
-import { createOperationContext, type ContextSettings } from './operation-context.ts';
+import { createOperationContext, type ContextLinks, type ContextSettings } from './operation-context.ts';
 
 /** What the steps of one run share; made once, never changed. */
 export interface RunScope {
@@ -35,11 +34,8 @@ export const contextFor = (
   operation: Operation,
   client: HttpClient,
   track: Track,
-  shared?: OperationContext,
-  priority?: number,
-  catchUp?: CatchUp,
-): OperationContext =>
-  createOperationContext(operation, scope.options.document, client, scope.judges, scope.settings, track, shared, priority, catchUp);
+  links?: ContextLinks,
+): OperationContext => createOperationContext(operation, scope.options.document, client, scope.judges, scope.settings, track, links);
 
 /** The check of the run named `name` (an outcome's). */
 export const checkNamed = (scope: RunScope, name: string): Check => scope.checks.find((c) => c.name === name)!;

@@ -7,14 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnvHttpProxyAgent } from 'undici';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import {
-  createHttpClient,
-  DEADLINE_REACHED,
-  describeNetworkError,
-  MAX_RETRY_WAIT_MS,
-  retryDelay,
-  type HttpClientOptions,
-} from '../../../src/contract/client/http-client.ts';
+import { DEADLINE_REACHED } from '../../../src/contract/client/attempt.ts';
+import { createHttpClient, type HttpClientOptions } from '../../../src/contract/client/http-client.ts';
+import { describeNetworkError } from '../../../src/contract/client/network-error.ts';
+import { MAX_RETRY_WAIT_MS, retryDelay } from '../../../src/contract/client/retry-delay.ts';
 import { closedTarget } from '../../closed-target.ts';
 
 const KEY = 'sk_live_4f9a2b7c1d3e5a6b'; // long enough for the fragment rule

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consoleReport } from '../../../src/contract/reports/console-report.ts';
-import { runContract } from '../../../src/contract/run/run-contract.ts';
-import { KEY, spec } from '../../helpers.ts';
+import { alerts, problems, run } from './live-runs.ts';
 import {
   divergentReplicas,
   emptyOrAll,
@@ -15,26 +14,6 @@ import {
   sliding,
   still,
 } from '../targets/live-targets.ts';
-
-// A broken target is run with only the check that must catch it; a conformant one with all of them.
-const run = (fetch: (request: Request) => Promise<Response>, checks?: string[]) =>
-  runContract({
-    target: 'http://live.test',
-    apiKey: KEY,
-    document: spec.document,
-    fetch,
-    seed: 21,
-    examples: 40,
-    rereadIntervalMs: 1,
-    ...(checks ? { checks } : {}),
-  });
-/** The outcome of `check` on the alerts' listing. */
-const alerts = (report: Awaited<ReturnType<typeof run>>, check: string) =>
-  report.outcomes.find((o) => o.check === check && o.operationId === 'listAlerts');
-const problems = (report: Awaited<ReturnType<typeof run>>) =>
-  report.outcomes
-    .filter((o) => o.status === 'failed' || (o.status === 'skipped' && o.skipCause === 'no-evidence'))
-    .map((o) => `${o.operationId} ${o.check}: ${o.failures[0]?.message ?? o.skipReason}`);
 
 // Whole contract runs in this process, each a few seconds of CPU (the replicas' re-run about 12): a loaded machine
 // makes them several times longer, so each may take up to two minutes before it counts as hung.
