@@ -64,6 +64,12 @@ export interface Failure {
    */
   readonly recheck?: () => Promise<boolean | undefined>;
   /**
+   * True when the recheck compares an answer with the listing as read across many requests (a model), not
+   * answers sent together with each other: its agreeing while the data moved may be the movement's doing (a
+   * shift that hides an offset), so it settles nothing unless read at one moment. The kit's own.
+   */
+  readonly recheckAgainstModel?: boolean;
+  /**
    * The check whose finding this one follows from: `stable_order` when the same request got answers no
    * legitimate variation explains, so that a comparison of answers here could not hold either.
    */

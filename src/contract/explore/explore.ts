@@ -3,7 +3,8 @@ import { answered, describeAnswers } from '../model/answers.ts';
 import { noEvidence, type Skip } from '../model/skip.ts';
 import type { Finding } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
-import { REREADS, stillDuring } from '../moment/live-data.ts';
+import { REREADS } from '../moment/live-data.ts';
+import { atOneMoment } from '../moment/one-moment.ts';
 import type { Exchange } from '../types.ts';
 import type { GeneratedRequest, ResolvedRequest } from '../material/generated-request.ts';
 import type { ExplorationState, Resync } from './exploration-state.ts';
@@ -55,53 +56,45 @@ interface Exploration<T> {
   readonly sendAhead: (upTo: number) => void;
 }
 
-/**
- * `value` judged again on a fresh read of the listing (the model re-synced, what the judge sends sent with
- * it), between two reads of the first page. A failure is `still` when they agree and, since an edit deep in
- * the listing does not show on its first page, the listing read once more agrees with the one judged on.
- */
-async function judgeAtOnce<T>(run: Exploration<T>, value: T) {
+/** `value` judged on a fresh read of the listing: the model re-synced, what the judge sends sent with it. */
+async function judgeOnFreshRead<T>(run: Exploration<T>, value: T) {
   const { options } = run;
-  const { result, still: quiet } = await stillDuring(run.context, async () => {
-    const resync = await options.resync!(options.prefetch && (() => options.prefetch!(value)));
-    return { changed: resync.changed, read: resync.read, judgement: await run.judge(value) };
-  });
-  const failed = result.judgement.kind === 'fail';
-  // A listing too long to read again can only be told still by its first page.
-  const agrees = async () => result.read === undefined || (await options.resync!()).read === result.read;
-  return { result, still: quiet && failed && (await agrees()) };
+  const resync = await options.resync!(options.prefetch && (() => options.prefetch!(value)));
+  return { changed: resync.changed, read: resync.read, judgement: await run.judge(value) };
 }
 
 /**
  * A failure that compares answers read at different moments may be the data's doing: the request is judged
- * again at one moment (at most REREADS times) until it passes, or fails between two reads of the first page
- * that agree (`confirmed`). A failure no still moment confirmed is returned as it is, for the run to recheck.
+ * again at one moment (see {@link atOneMoment}) until it passes or fails at one moment (`confirmed`); since an
+ * edit deep in the listing does not show on its first page, a failure stands at one moment only when the listing,
+ * read once more, agrees with the one judged on. A failure no moment confirmed is returned as it is, for the run
+ * to recheck.
  */
 async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement: Judgement; confirmed: boolean }> {
-  let judgement = await run.judge(value);
-  if (judgement.kind !== 'fail' || judgement.finding.absolute || !run.options.resync || run.still) return { judgement, confirmed: true };
+  const judgement = await run.judge(value);
+  const { resync } = run.options;
+  if (judgement.kind !== 'fail' || judgement.finding.absolute || !resync || run.still) return { judgement, confirmed: true };
   // Data too quick for any still moment: past a few, failures are set aside as they are, without re-reads.
   if (run.setAsides >= REREADS) return { judgement, confirmed: false };
-  for (let n = 0; n < REREADS; n += 1) {
-    const { result, still: quiet } = await judgeAtOnce(run, value);
-    judgement = result.judgement;
-    if (judgement.kind !== 'fail') break;
-    if (quiet) {
-      if (!result.changed) run.still = true;
-      return { judgement, confirmed: true };
-    }
-  }
-  return { judgement, confirmed: false };
+  const moment = await atOneMoment(run.context, () => judgeOnFreshRead(run, value), {
+    // A listing too long to read again can only be told still by its first page; a pass needs no more.
+    confirm: async (read) => read.judgement.kind !== 'fail' || read.read === undefined || (await resync()).read === read.read,
+  });
+  // Passing only while the data moved proves nothing either: the failure is set aside, for the run to recheck.
+  if (moment.kind === 'could-not') return { judgement, confirmed: false };
+  const failed = moment.value.judgement.kind === 'fail';
+  if (failed && !moment.value.changed) run.still = true;
+  return { judgement: moment.value.judgement, confirmed: failed };
 }
 
-/** A finding with what the run re-checks it with when the data changed: the failing request judged again at one moment. */
+/** A finding with what the run re-checks it with when the data changed: the failing request judged again on a fresh read. */
 function withRecheck<T>(run: Exploration<T>, finding: Finding, value: T): Finding {
   if (finding.absolute || finding.recheck || !run.options.resync) return finding;
   const recheck = async (): Promise<boolean | undefined> => {
-    const { judgement } = (await judgeAtOnce(run, value)).result;
+    const { judgement } = await judgeOnFreshRead(run, value);
     return judgement.kind === 'fail' ? true : judgement.kind === 'pass' ? false : undefined;
   };
-  return { ...finding, recheck };
+  return { ...finding, recheck, recheckAgainstModel: true };
 }
 
 /** Counts a judgement: true when the value passed or could not be judged, false when it failed (`failure`). */

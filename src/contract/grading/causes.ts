@@ -12,7 +12,7 @@ export const CAUSE = 'stable_order';
  * answer alone, and not one no change of answers can explain) follows from it.
  *
  * @example
- * const outcomes = underCause(checks, await judgeAgainIfChanged(scope, scenarios, run, probe));
+ * const outcomes = underCause(checks, await judgeAgainIfChanged(rejudging, scenarios, probe));
  */
 export function underCause(checks: readonly Check[], outcomes: readonly CheckOutcome[]): CheckOutcome[] {
   const unstable = new Set(

@@ -23,21 +23,6 @@ export type Change =
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Calls `attempt` up to {@link REREADS} times, `intervalMs` apart, until it tells something (not undefined)
- * or `stop` is aborted; resolves with what it told, or undefined.
- *
- * @example
- * const verdict = await untilTold(1_000, deadline, async () => ((await recheck()) ? undefined : 'explained'));
- */
-export async function untilTold<T>(intervalMs: number, stop: AbortSignal, attempt: () => Promise<T | undefined>): Promise<T | undefined> {
-  for (let n = 0; n < REREADS && !stop.aborted; n += 1) {
-    if (n > 0) await sleep(intervalMs);
-    const told = await attempt();
-    if (told !== undefined) return told;
-  }
-  return undefined;
-}
 const order = (exchange: Exchange) => identities(recordsOf(exchange)!).join();
 const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join();
 

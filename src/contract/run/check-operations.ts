@@ -1,14 +1,27 @@
 // Every check of every listing operation, side by side (or one after the other), recorded in operation order.
 import type { CheckOutcome, Exchange } from '../types.ts';
 import { underCause } from '../grading/causes.ts';
-import { judgeAgainIfChanged } from './judge-again.ts';
+import { judgeAgainIfChanged, type Rejudging } from '../moment/judge-again.ts';
 import type { OperationRun } from './operation-runs.ts';
-import { scenariosOf } from './run-scenarios.ts';
-import type { RunScope } from './run-scope.ts';
+import { runScenario, scenariosOf } from './run-scenarios.ts';
+import { checkNamed, contextFor, deadlineSkip, type RunScope } from './run-scope.ts';
+
+/** What judging a listing again at one moment needs of this run (see judgeAgainIfChanged). */
+const rejudgingOf = (scope: RunScope, run: OperationRun): Rejudging => ({
+  context: run.context,
+  client: run.client,
+  onNewest: false,
+  intervalMs: scope.rereadMs,
+  stop: scope.deadline,
+  seed: scope.settings.seed,
+  judgesEachAnswer: (check) => checkNamed(scope, check).judgesEachAnswer === true,
+  contextWith: (client) => contextFor(scope, run.operation, client, run.track, { catchUp: run.context.catchUp }),
+  runAgain: (check, context) => runScenario(checkNamed(scope, check), context, deadlineSkip(scope)),
+});
 
 /** Every check of one operation: its scenarios, judged again if the data changed, then its responses. */
 async function checkOperation(scope: RunScope, run: OperationRun, probe: Exchange): Promise<CheckOutcome[]> {
-  const outcomes = underCause(scope.checks, await judgeAgainIfChanged(scope, await scenariosOf(scope, run), run, probe));
+  const outcomes = underCause(scope.checks, await judgeAgainIfChanged(rejudgingOf(scope, run), await scenariosOf(scope, run), probe));
   await run.recorder.settled();
   return [...outcomes, ...run.judge.outcomes()];
 }

@@ -1,0 +1,30 @@
+// The alerts' listing of an in-process target whose data grows when told to: what the moment module is tried on.
+import { createHttpClient } from '../../../src/contract/client/http-client.ts';
+import { createOperationContext } from '../../../src/contract/run/operation-context.ts';
+import { createPrismValidator } from '../../../src/contract/model/prism.ts';
+import { listOperations } from '../../../src/spec/operations.ts';
+import { KEY, spec, validator } from '../../helpers.ts';
+import { growing, liveTarget } from '../targets/live-targets.ts';
+
+/** The alerts' context against a target holding 200 + `arrived()` alerts, a way to make more arrive, and the requests it got. */
+export async function alertsContext(answer?: (request: Request) => Response | undefined) {
+  let arrived = 0;
+  let requests = 0;
+  const target = liveTarget((path) => growing(1)(path, arrived, 0));
+  const client = createHttpClient({
+    target: 'http://live.test',
+    apiKey: KEY,
+    apiKeyHeader: 'x-api-key',
+    timeoutMs: 5_000,
+    maxBodyBytes: 1 << 24,
+    fetch: async (request: Request) => {
+      requests += 1;
+      return answer?.(request) ?? target(request);
+    },
+  });
+  const operation = listOperations(spec.document).find((op) => op.operationId === 'listAlerts')!;
+  const judges = { prism: await createPrismValidator(spec.document), schemas: validator };
+  const settings = { maxPages: 50, seed: 1, examples: 10, apiKey: KEY, concurrency: 1, pathsAsWritten: false };
+  const context = createOperationContext(operation, spec.document, client, judges, settings, () => undefined);
+  return { context, arrive: (n: number) => (arrived += n), requests: () => requests };
+}
