@@ -64,7 +64,8 @@ export async function judgeAgainIfChanged(
  * and is then judged as on one server whose data changes.
  */
 async function rerunOnNewest(rejudging: Rejudging, scenarios: CheckOutcome[], known: ReadonlySet<string>): Promise<CheckOutcome[]> {
-  const client = newestCopy(rejudging.client, rejudging.context.operation.paging.count);
+  const { operation } = rejudging.context;
+  const client = newestCopy(rejudging.client, { countHeader: operation.paging.count, order: operation.order });
   const newest: Rejudging = { ...rejudging, client, onNewest: true, context: rejudging.contextWith(client) };
   const again = await newest.context.send({});
   const rerun: CheckOutcome[] = [];

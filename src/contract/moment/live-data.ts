@@ -107,8 +107,11 @@ export async function heldAtStart(context: OperationContext, probe: Exchange): P
 
 /**
  * Answers that went back and forth between versions: replicas behind a load balancer when the versions seen at
- * the end are a few records apart at the head: they share records (one is less than a page behind), or all the
- * records of the larger arrived during the run (those the answers hold that the run did not at its start).
+ * the end are a few records apart at the head: they share records and what one holds that the other does not
+ * arrived during the run (the run did not hold it at its start: a replica a record behind on data that stood
+ * still is stuck, not lagging), or all the records of the larger arrived during the run; and either the answer
+ * the run started with is not among them (a replica is behind in time: the head moved on) or each connection keeps
+ * to one version (a balancer pinning connections).
  * Anything else (a version with none of the records of a larger one, say) is stable_order's error, which no
  * legitimate variation explains.
  */
@@ -128,9 +131,16 @@ function backAndForth(
     const total = read ? Number(countHeader(context, read)) : Number.NaN;
     return Number.isNaN(total) ? version.length : total;
   };
-  const near = (a: readonly string[], b: readonly string[]) => a.some((id) => b.includes(id)) || Math.max(size(a), size(b)) <= arrived;
+  // Records one version holds and the other does not; at the head of the newer one, they arrived during the run.
+  const extra = (a: readonly string[], b: readonly string[]) => a.filter((id) => !b.includes(id));
+  const arrivedAll = (ids: readonly string[]) => ids.every((id) => !known.has(id));
+  const near = (a: readonly string[], b: readonly string[]) =>
+    (a.some((id) => b.includes(id)) && (arrivedAll(extra(a, b)) || arrivedAll(extra(b, a)))) || Math.max(size(a), size(b)) <= arrived;
   const apart = Math.max(0, ...ends.flatMap((a) => ends.map((b) => a.filter((id) => !b.includes(id)).length)));
-  if (shifted && ends.every((a) => ends.every((b) => a === b || near(a, b)))) {
+  // A replica is behind in time: the answer of the run's start is not one of the end's (the head moved on); or
+  // each connection keeps to one version, as a layer-4 balancer pinning connections to replicas does.
+  const moved = !states.slice(1).includes(states[0]!);
+  if ((moved || pinnedByConnection(reads, states)) && shifted && ends.every((a) => ends.every((b) => a === b || near(a, b)))) {
     return {
       kind: 'replicas',
       why: `the first page went back and forth between ${ends.length} versions ${apart} record${apart === 1 ? '' : 's'} apart (${arrived} arrived during the run), as replicas behind a load balancer do`,
@@ -147,6 +157,18 @@ function backAndForth(
       absolute: true,
     },
   };
+}
+
+/** Whether the reads came on two connections or more, and each connection always answered with one version. */
+function pinnedByConnection(reads: readonly Exchange[], states: readonly string[]): boolean {
+  const versions = new Map<number, string>();
+  for (const [i, read] of reads.entries()) {
+    const connection = read.response?.connection;
+    if (connection === undefined) return false;
+    if ((versions.get(connection) ?? states[i]) !== states[i]) return false;
+    versions.set(connection, states[i]!);
+  }
+  return new Set(versions.values()).size > 1;
 }
 
 /**

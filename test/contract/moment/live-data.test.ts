@@ -13,6 +13,7 @@ import {
   shuffledPages,
   sliding,
   still,
+  stuckReplica,
 } from '../targets/live-targets.ts';
 
 // Whole contract runs in this process, each a few seconds of CPU (the replicas' re-run about 12): a loaded machine
@@ -80,6 +81,14 @@ describe('data that lives while the kit reads it, told apart from broken answers
     expect(report.verdict).toBe('not conformant');
     const stable = alerts(report, 'stable_order');
     expect(stable?.status).toBe('failed');
+    expect(stable?.failures.some((f) => f.severity === 'error' && /went back and forth between 2 answers/.test(f.message))).toBe(true);
+    expect(JSON.stringify(report)).not.toMatch(/as replicas behind a load balancer do/);
+  });
+
+  it('a replica one alert behind on data that stands still is NOT conformant, by stable_order: stuck, not lagging', async () => {
+    const report = await run(liveTarget(stuckReplica()), ['stable_order']);
+    expect(report.verdict).toBe('not conformant');
+    const stable = alerts(report, 'stable_order');
     expect(stable?.failures.some((f) => f.severity === 'error' && /went back and forth between 2 answers/.test(f.message))).toBe(true);
     expect(JSON.stringify(report)).not.toMatch(/as replicas behind a load balancer do/);
   });

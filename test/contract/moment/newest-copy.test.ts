@@ -15,6 +15,8 @@ const answer = (ids: readonly string[], count?: number, status = 200): Exchange 
     durationMs: 0,
   },
 });
+/** A listing known by its count header, with no order stated. */
+const counted = { countHeader: 'x-total-count', order: [] };
 const listing = (n: number) => Array.from({ length: n }, (_, i) => `r${n - i}`);
 
 describe('isNewer: which of two answers to one request shows the listing later', () => {
@@ -29,18 +31,35 @@ describe('isNewer: which of two answers to one request shows the listing later',
           const after = listing(200 + arrived);
           fc.pre(arrived < size);
           const at = (ids: string[]) => answer(ids.slice(page * size, (page + 1) * size));
-          expect(isNewer(at(after), at(before), 'x-total-count')).toBe(true);
-          expect(isNewer(at(before), at(after), 'x-total-count')).toBe(false);
+          expect(isNewer(at(after), at(before), counted)).toBe(true);
+          expect(isNewer(at(before), at(after), counted)).toBe(false);
         },
       ),
     );
   });
 
   it('with no record in common, a larger X-Total-Count, else more records, is newer; equal answers are not', () => {
-    expect(isNewer(answer(['a'], 11), answer(['b'], 10), 'x-total-count')).toBe(true);
-    expect(isNewer(answer(['a'], 10), answer(['b'], 11), 'x-total-count')).toBe(false);
-    expect(isNewer(answer(['new']), answer([]), 'x-total-count')).toBe(true);
-    expect(isNewer(answer(['a', 'b'], 2), answer(['a', 'b'], 2), 'x-total-count')).toBe(false);
+    expect(isNewer(answer(['a'], 11), answer(['b'], 10), counted)).toBe(true);
+    expect(isNewer(answer(['a'], 10), answer(['b'], 11), counted)).toBe(false);
+    expect(isNewer(answer(['new']), answer([]), counted)).toBe(true);
+    expect(isNewer(answer(['a', 'b'], 2), answer(['a', 'b'], 2), counted)).toBe(false);
+  });
+
+  it('a window of constant size, one record a page: the record that comes earlier in the order stood there later', () => {
+    // Record i created i minutes after the first; a window of 300, newest first, one arrival apart.
+    const record = (i: number) => ({ id: `r${i}`, created_at: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString() });
+    const window = (newest: number) => Array.from({ length: 300 }, (_, k) => record(newest - k));
+    const pageOf = (records: readonly Record<string, unknown>[], page: number): Exchange => {
+      const base = answer([], 300);
+      return { ...base, response: { ...base.response!, json: records.slice(page - 1, page) } };
+    };
+    const versions = { countHeader: 'x-total-count', order: [{ field: 'created_at', direction: 'desc' as const }] };
+    for (const page of [1, 10, 300]) {
+      expect(isNewer(pageOf(window(1000), page), pageOf(window(999), page), versions)).toBe(true);
+      expect(isNewer(pageOf(window(999), page), pageOf(window(1000), page), versions)).toBe(false);
+    }
+    // With no order stated, nothing tells them apart: neither is newer.
+    expect(isNewer(pageOf(window(1000), 10), pageOf(window(999), 10), counted)).toBe(false);
   });
 });
 
@@ -62,7 +81,7 @@ describe('newestCopy: each plain listing request answered by the newest of its c
         return asks.map((ask) => client.send(op, ask.path, ask.query, ask.options));
       },
     };
-    return { client: newestCopy(client, 'x-total-count'), sent };
+    return { client: newestCopy(client, counted), sent };
   };
 
   it(`sends ${COPIES} copies at once and keeps the newest answer`, async () => {

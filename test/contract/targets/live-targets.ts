@@ -168,3 +168,19 @@ export const divergentReplicas: Source = (path, _t, n) => {
  * connection's empty search into its later requests does): versions that share no record are not replicas.
  */
 export const emptyOrAll: Source = (path, _t, n) => (path === '/alert' ? (n % 2 ? [] : dataset.alerts!.slice(HIDDEN)) : dataset.sensors!);
+
+/**
+ * Two replicas in turn, alert request by alert request, the second one alert behind and stuck there: nothing
+ * arrives, so the lag is no lag in time (replication that stopped), not a replica catching up.
+ */
+export function stuckReplica(): Source {
+  let alertRequests = 0;
+  let last = 0;
+  return (path, _t, n) => {
+    if (path !== '/alert') return dataset.sensors!;
+    // The source is read more than once per request: count requests, not reads.
+    if (n !== last) alertRequests += 1;
+    last = n;
+    return dataset.alerts!.slice(HIDDEN + (alertRequests % 2));
+  };
+}
