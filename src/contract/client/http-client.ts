@@ -6,6 +6,7 @@ import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
 import { createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
+import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
 import { Client, type Dispatcher } from 'undici';
 
@@ -39,6 +40,11 @@ export interface HttpClientOptions {
    * before its Retry-After has passed.
    */
   readonly concurrency?: number;
+  /**
+   * The kind of a request, for the limit of requests in flight to learn each kind's latency apart (a plain page,
+   * a page far in, a search); by default its path.
+   */
+  readonly requestKind?: (path: string, query: Readonly<Record<string, string>>) => string;
   /** Retries of a 429, honouring Retry-After (default: CONTRACT_DEFAULTS.maxRetries). */
   readonly maxRetries?: number;
   /** The run's deadline: aborts requests in flight; later sends return at once without sending. */
@@ -102,6 +108,8 @@ export interface HttpClient {
   readonly sendOnOneConnection?: (operationId: string, asks: readonly Ask[]) => Promise<Exchange[]>;
   readonly secrets: Secrets;
   readonly stats: ClientStats;
+  /** The limit of requests in flight, as it learned the target (the run's own client only). */
+  readonly limit?: ConcurrencyLimit;
 }
 
 /** What a request records in place of a key other than the run's (the finding's label says which). */
@@ -124,7 +132,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     headerValues: Object.values(options.headers ?? {}),
   };
   const stats = { sent: 0, retried: 0, cut: 0 };
-  const scheduler = createScheduler(options);
+  const limit = createConcurrencyLimit(options.concurrency ?? 1);
+  const scheduler = createScheduler({ ...options, limit });
   const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
   const sending: Sending = {
@@ -132,6 +141,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     secrets,
     stats,
     scheduler,
+    limit,
     maxRetries: options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries,
     // The base URL's own path (a deployment under /v1), before a path sent as written.
     endpoint: { base, basePath: new URL(base).pathname.replace(/\/$/, '') },
@@ -154,6 +164,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     secrets,
     stats,
+    limit,
     send: (operationId, path, query, sendOptions = {}) =>
       deliver(scheduler, operationId, make({ path, query, options: sendOptions }), sendOptions),
     ...(choosesConnections ? { sendOnOneConnection } : {}),
@@ -182,6 +193,7 @@ interface Sending {
   readonly secrets: Secrets;
   readonly stats: { sent: number; retried: number; cut: number };
   readonly scheduler: Scheduler;
+  readonly limit: ConcurrencyLimit;
   readonly maxRetries: number;
   readonly endpoint: { readonly base: string; readonly basePath: string };
   readonly attempt: ReturnType<typeof createAttempt>;
@@ -190,13 +202,17 @@ interface Sending {
 /** The request made, with its attempt through `via` (retries counted) and the time its last attempt started. */
 function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
   const made = makeRequest(sending.options, sending.endpoint, sending.secrets, ask.path, ask.query, ask.options ?? {});
+  const kind = sending.options.requestKind?.(ask.path, ask.query) ?? ask.path;
   const self: Made = {
     ...made,
     startedDateTime: '',
-    attempt(tries) {
+    async attempt(tries) {
       if (tries > 0) sending.stats.retried += 1;
       self.startedDateTime = new Date().toISOString();
-      return via({ ...made, mayRetry: tries < sending.maxRetries });
+      const [started, inFlight] = [performance.now(), sending.scheduler.inFlight()];
+      const result = await via({ ...made, mayRetry: tries < sending.maxRetries });
+      sending.limit.sample({ kind, latencyMs: performance.now() - started, inFlight, failed: overloaded(result) });
+      return result;
     },
   };
   return self;
@@ -227,6 +243,12 @@ async function deliver(
     return answered(head, startedDateTime, result, made.secrets, scheduler, tries);
   }
 }
+
+/** Whether an attempt timed out or lost its connection: what an overloaded target does. */
+const overloaded = (result: Attempt) =>
+  'error' in result &&
+  result.error !== undefined &&
+  (result.error.startsWith('no complete response') || result.error.startsWith('connection closed'));
 
 /** A request made: as sent and as recorded, its attempt, and when its last attempt started. */
 type Made = ReturnType<typeof makeRequest> & { startedDateTime: string; attempt(tries: number): Promise<Attempt> };

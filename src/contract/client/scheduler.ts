@@ -1,6 +1,7 @@
 // When a request may go: within the requests in flight (highest priority first; a group whole), the rate, and
 // any hold a 429 put on the run; every wait ends at once when the deadline passes. Hand-written rather than
 // p-queue: a group takes as many slots as it has members, which p-queue's one-slot tasks cannot express.
+import type { ConcurrencyLimit } from './concurrency-limit.ts';
 
 /** Lets requests go in their turn. */
 export interface Scheduler {
@@ -13,6 +14,8 @@ export interface Scheduler {
   together<T>(sends: readonly (() => Promise<T>)[], priority?: number): Promise<(T | undefined)[]>;
   /** After a 429: one request in flight from now on, and none starts before `waitMs` has passed. */
   backOff(waitMs: number): void;
+  /** Requests in flight now. */
+  inFlight(): number;
 }
 
 /** Requests queued as one: a single request, or a group let through whole. */
@@ -37,9 +40,13 @@ export function createScheduler(options: {
   readonly concurrency?: number;
   readonly rate?: number;
   readonly signal?: AbortSignal;
+  /** A limit that moves with the target's latency, within --concurrency; by default `concurrency`, fixed. */
+  readonly limit?: ConcurrencyLimit;
 }): Scheduler {
   const pace = pacer(options.rate, options.signal);
-  let limit = Math.max(1, options.concurrency ?? 1);
+  const ceiling = Math.max(1, options.concurrency ?? 1);
+  let fixed = ceiling;
+  const limitNow = () => (options.limit ? options.limit.current() : fixed);
   let inFlight = 0;
   const queue: Unit[] = [];
   /** The group whose members are starting: it goes on before any other unit. */
@@ -57,6 +64,7 @@ export function createScheduler(options: {
   /** Starts what may start now: the starting group's next members, else the head of the queue when it fits. */
   const pump = () => {
     for (;;) {
+      const limit = limitNow();
       if (!starting) {
         const head = queue[0];
         if (!head || inFlight + Math.min(head.members.length, limit) > limit) return;
@@ -93,8 +101,10 @@ export function createScheduler(options: {
     return answers;
   };
   return {
+    inFlight: () => inFlight,
     backOff(waitMs) {
-      limit = 1;
+      if (options.limit) options.limit.pin(1, 'a 429 (Too Many Requests): one request in flight from then on');
+      fixed = 1;
       holdUntil = Math.max(holdUntil, performance.now() + waitMs);
     },
     inTurn: (send, priority = 0) => enqueue([send], priority)[0]!,

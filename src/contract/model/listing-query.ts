@@ -1,5 +1,6 @@
 // The listing's queries as the spec spells them: its largest page size, its first page, a page's query.
-import type { ListingParameters } from '../../spec/listing-parameters.ts';
+import { listingParameters, type ListingParameters } from '../../spec/listing-parameters.ts';
+import type { Operation } from '../../spec/operations.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { OperationContext } from './context.ts';
 import type { Exchange } from '../types.ts';
@@ -44,4 +45,27 @@ export function pageQuery(
   extra: Record<string, string> = {},
 ): Record<string, string> {
   return { ...extra, [context.parameters.page.name]: String(page), [context.parameters.pageSize.name]: String(size) };
+}
+
+/** Records skipped before a page at which a database's OFFSET starts to cost: a page "far in". */
+const FAR_IN = 1_000;
+
+/**
+ * The kind of a listing request, whose latency the client's limit learns apart: a search, a page far in (a
+ * database's OFFSET skips rows one by one) or a plain page; another path is its own kind.
+ *
+ * @example
+ * const kindOf = requestKind(operations);
+ * kindOf('/alert', { search: 'PH28' }); // '/alert search'
+ */
+export function requestKind(operations: readonly Operation[]): (path: string, query: Readonly<Record<string, string>>) => string {
+  const listings = new Map(operations.map((op) => [op.path, listingParameters(op)]));
+  return (path, query) => {
+    const parameters = listings.get(path);
+    if (!parameters) return path;
+    if (query[parameters.search.name]) return `${path} search`;
+    const page = Number(query[parameters.page.name] ?? firstPage(parameters));
+    const size = Number(query[parameters.pageSize.name] ?? defaultPageSize(parameters));
+    return (page - firstPage(parameters)) * size >= FAR_IN ? `${path} page far in` : `${path} page`;
+  };
 }

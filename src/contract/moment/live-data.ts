@@ -27,8 +27,8 @@ const order = (exchange: Exchange) => identities(recordsOf(exchange)!).join();
 const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join();
 
 /**
- * The first page (at the default size), as the run's first request read it, against three reads in a row at
- * the end of the run. When they differ, it is read {@link REREADS} times more (three in a row each), `intervalMs` apart: the same
+ * The first page (at the default size), as the run's first request read it, against three reads sent together at
+ * the end of the run. When they differ, it is read {@link REREADS} times more (three at once each), `intervalMs` apart: the same
  * set of records in a new order each time is `shuffled` (stable_order's error, however the rest of the data
  * behaves), and so are answers going back and forth that records arriving cannot explain; back and forth
  * between versions a few records apart at the head is `replicas`; other records, or another count, `changed`.
@@ -45,10 +45,11 @@ export async function observeChange(
   known: ReadonlySet<string> = new Set(identities(recordsOf(probe) ?? [])),
 ): Promise<Change> {
   if (!recordsOf(probe)) return { kind: 'none' };
-  // Three reads in a row at the end, and at each re-read: answers that alternate request by request (replicas
-  // taking turns) show as a first and third read that agree around a second that differs.
+  // Three reads at the end, and at each re-read: answers that alternate request by request (replicas taking
+  // turns) show as a first and third read that agree around a second that differs.
   const three = async () => {
-    const got = [await context.send({}), await context.send({}), await context.send({})];
+    // Together, so that they go on connections of their own: a balancer pinning connections shows its versions.
+    const got = await sendTogether(context, [{ query: {} }, { query: {} }, { query: {} }]);
     return got.every((e) => recordsOf(e)) ? got : undefined;
   };
   const end = await three();

@@ -101,7 +101,7 @@ export const CONTRACT_FLAGS = [
   {
     name: 'concurrency',
     value: 'N',
-    help: ['requests in flight at once (default {default}; from the first 429 on, one at a time)'],
+    help: ['at most N requests in flight (default {default}): from 2, more while latency holds; from the first 429 on, one'],
     integer: { min: 1, max: 64 },
     option: 'concurrency',
     default: 8,

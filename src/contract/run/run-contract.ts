@@ -1,6 +1,7 @@
 // The runner: a run as a short sequence of named steps, each in a file of its own beside this one.
 import { ALL_CHECKS, selectChecks } from '../checks/index.ts';
 import { createHttpClient, type HttpClient } from '../client/http-client.ts';
+import { requestKind } from '../model/listing-query.ts';
 import { grade } from '../grading/grade.ts';
 import type { Check } from '../model/check.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
@@ -73,6 +74,7 @@ function clientOf(options: ContractOptions, operations: readonly Operation[], de
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.rate !== undefined ? { rate: options.rate } : {}),
     concurrency: options.concurrency ?? CONTRACT_DEFAULTS.concurrency,
+    requestKind: requestKind(operations),
     maxRetries: options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries,
   });
 }

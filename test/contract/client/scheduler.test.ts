@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createConcurrencyLimit } from '../../../src/contract/client/concurrency-limit.ts';
 import { createScheduler } from '../../../src/contract/client/scheduler.ts';
 
 /**
@@ -96,5 +97,29 @@ describe('the scheduler', () => {
     for (const name of ['a', 'b']) void scheduler.inTurn(t.send(name));
     await t.settle();
     expect(t.open()).toEqual(['a']);
+  });
+
+  it('follows a limit learned from the target, within --concurrency, and still lets a group through whole', async () => {
+    const t = controlled();
+    const limit = createConcurrencyLimit(4);
+    const scheduler = createScheduler({ concurrency: 4, limit });
+    for (const name of ['a', 'b', 'c']) void scheduler.inTurn(t.send(name));
+    await t.settle();
+    // The limit starts at 2.
+    expect(t.open()).toEqual(['a', 'b']);
+    const group = scheduler.together([t.send('g1'), t.send('g2'), t.send('g3')]);
+    // a and b answered at their unloaded speed: a window of 2, so the limit rises to 3.
+    limit.sample({ kind: '/alert page', latencyMs: 30, inFlight: 2, failed: false });
+    limit.sample({ kind: '/alert page', latencyMs: 30, inFlight: 2, failed: false });
+    await t.finish('a');
+    await t.finish('b');
+    expect(limit.current()).toBe(3);
+    // The group of 3 waits for c's slot: it starts whole, never split by the limit.
+    expect(t.open()).toEqual(['c']);
+    await t.finish('c');
+    expect(t.open()).toEqual(['g1', 'g2', 'g3']);
+    for (const name of ['g1', 'g2', 'g3']) await t.finish(name);
+    await group;
+    expect(t.most()).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runContract } from '../../../src/contract/run/run-contract.ts';
-import { ContractSetupError } from '../../../src/contract/types.ts';
+import { ContractSetupError, type Place } from '../../../src/contract/types.ts';
+import { comparePlaces } from '../../../src/contract/client/exchange-recorder.ts';
 import { createApp } from '../../../src/server/create-app.ts';
 import { KEY, spec } from '../../helpers.ts';
 
@@ -39,20 +40,15 @@ describe('verdicts of a run', () => {
   });
 
   // Every failure is judged again at one moment, and rechecked: a few seconds of CPU, several on a loaded machine.
-  it('the same seed sends the same requests', async () => {
+  it('the same seed sends the same requests, in the order of the run (as the HAR holds them) whenever each went', async () => {
     const urls = async (seed: number) => {
-      const seen: string[] = [];
-      await run(
-        (request) => {
-          seen.push(request.url);
-          return small.fetch(request);
-        },
-        {
-          seed,
-          checks: ['explore_pages', 'ignored_auth', 'negative_data_rejection'],
-        },
-      );
-      return seen;
+      const seen: { url: string; place: Place }[] = [];
+      await run((request) => small.fetch(request), {
+        seed,
+        checks: ['explore_pages', 'ignored_auth', 'negative_data_rejection'],
+        record: (exchange, place) => seen.push({ url: exchange.request.url, place }),
+      });
+      return seen.sort((x, y) => comparePlaces(x.place, y.place)).map((s) => s.url);
     };
     const [a, b, c] = [await urls(11), await urls(11), await urls(12)];
     expect(a).toEqual(b);

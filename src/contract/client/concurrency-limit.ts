@@ -1,0 +1,102 @@
+// How many requests may be in flight, learned from the target: the ceiling is --concurrency, the start is low,
+// and the limit follows latency per kind of request (a plain page, a page far in, a search), as Envoy's adaptive
+// concurrency and Netflix's Vegas limiter do: latency well above what the kind takes unloaded is queueing.
+
+/** One request's end, as the limit learns from it. */
+export interface LimitSample {
+  /** The kind of request (see HttpClientOptions.requestKind): kinds differ by 50x on real backends. */
+  readonly kind: string;
+  readonly latencyMs: number;
+  /** Requests in flight when it started, itself included. */
+  readonly inFlight: number;
+  /** It timed out, or its connection was reset: the target is overloaded, or worse. */
+  readonly failed: boolean;
+}
+
+/** A change of the limit, and why. */
+export interface LimitChange {
+  readonly from: number;
+  readonly to: number;
+  readonly why: string;
+}
+
+/** The limit of requests in flight of one client. */
+export interface ConcurrencyLimit {
+  /** Requests that may be in flight now. */
+  current(): number;
+  readonly ceiling: number;
+  /** Learns from a request's end. */
+  sample(sample: LimitSample): void;
+  /** Holds the limit at `limit` for good (after a 429: one request in flight). */
+  pin(limit: number, why: string): void;
+  /** The latency each kind takes unloaded (at most 2 in flight), in ms. */
+  unloaded(): ReadonlyMap<string, number>;
+  /** The changes so far, oldest first (the first {@link KEPT_CHANGES}; `changeCount` counts them all). */
+  readonly changes: readonly LimitChange[];
+  changeCount(): number;
+}
+
+const KEPT_CHANGES = 50;
+/** Latency above `TOLERANCE` times the kind's unloaded latency, and `SLACK_MS` more, is queueing. */
+const TOLERANCE = 2;
+const SLACK_MS = 20;
+/** At most this many in flight, a request's latency is its unloaded latency. */
+const UNLOADED = 2;
+
+/**
+ * Creates a limit that starts at 2 (or the ceiling, if lower) and is judged once per window of as many requests
+ * as the limit (so a burst of slow answers to requests sent before a change counts once): a timeout or a reset in
+ * the window halves it; else a request slower than twice (and 20 ms more than) its kind's unloaded latency
+ * lowers it by a quarter; else it rises by one, up to the ceiling. A target far away whose latency does not
+ * grow with load keeps the run at the ceiling.
+ *
+ * @example
+ * const limit = createConcurrencyLimit(8);
+ * limit.sample({ kind: '/alert search', latencyMs: 1800, inFlight: 1, failed: false });
+ */
+export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
+  const top = Math.max(1, Math.floor(ceiling));
+  let limit = Math.min(2, top);
+  let pinned = false;
+  /** Samples since the last change: a window is as many as the limit. */
+  let since = 0;
+  const unloaded = new Map<string, number>();
+  const changes: LimitChange[] = [];
+  let changeCount = 0;
+  /** The worst the current window saw: 2 a timeout or reset, 1 queueing, 0 nothing. */
+  let worst = { level: 0, why: '' };
+  const change = (to: number, why: string) => {
+    if (to === limit) return;
+    changeCount += 1;
+    if (changes.length < KEPT_CHANGES) changes.push({ from: limit, to, why });
+    limit = to;
+  };
+  const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
+  return {
+    ceiling: top,
+    current: () => limit,
+    unloaded: () => unloaded,
+    changes,
+    changeCount: () => changeCount,
+    pin(to, why) {
+      change(Math.max(1, Math.min(top, to)), why);
+      pinned = true;
+    },
+    sample({ kind, latencyMs, inFlight, failed }) {
+      if (pinned) return;
+      since += 1;
+      const base = unloaded.get(kind);
+      if (!failed && inFlight <= UNLOADED && (base === undefined || latencyMs < base)) unloaded.set(kind, latencyMs);
+      if (failed) worst = { level: 2, why: `a request timed out or was reset with ${inFlight} in flight` };
+      else if (base !== undefined && latencyMs > base * TOLERANCE + SLACK_MS && worst.level < 1)
+        worst = { level: 1, why: `${kind} took ${ms(latencyMs)} with ${inFlight} in flight, ${ms(base)} alone` };
+      if (since < limit) return;
+      const seen = worst;
+      worst = { level: 0, why: '' };
+      since = 0;
+      if (seen.level === 2) change(Math.max(1, Math.floor(limit / 2)), seen.why);
+      else if (seen.level === 1) change(Math.max(1, Math.floor((limit * 3) / 4)), seen.why);
+      else if (limit < top) change(limit + 1, 'latency held');
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { createConcurrencyLimit, type ConcurrencyLimit } from '../../../src/contract/client/concurrency-limit.ts';
+
+/** `n` requests of `kind` ending, each started with the limit's current requests in flight. */
+const answer = (limit: ConcurrencyLimit, n: number, kind: string, latencyMs: (inFlight: number) => number, failed = false) => {
+  for (let i = 0; i < n; i += 1) {
+    const inFlight = limit.current();
+    limit.sample({ kind, latencyMs: latencyMs(inFlight), inFlight, failed });
+  }
+};
+
+describe('the limit of requests in flight, learned from the target', () => {
+  it('starts at 2 and climbs to the ceiling while latency holds, as a far target with constant latency does', () => {
+    const limit = createConcurrencyLimit(8);
+    expect(limit.current()).toBe(2);
+    answer(limit, 100, '/alert page', () => 150);
+    expect(limit.current()).toBe(8);
+    expect(limit.changes.map((c) => c.to)).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(createConcurrencyLimit(1).current()).toBe(1);
+  });
+
+  it('settles where latency starts to grow with what is in flight (a server that queues past 4)', () => {
+    const limit = createConcurrencyLimit(8);
+    // 35 ms alone; each request past 4 in flight waits for one ahead of it.
+    answer(limit, 300, '/alert page', (n) => 35 * Math.max(1, n - 3));
+    expect(limit.current()).toBeGreaterThanOrEqual(4);
+    expect(limit.current()).toBeLessThanOrEqual(6);
+    expect(limit.changes.some((c) => c.to < c.from && /took .* with \d+ in flight, 35 ms alone/.test(c.why))).toBe(true);
+  });
+
+  it('judges each kind by its own unloaded latency: a 1.8 s search is no queueing beside a 35 ms page', () => {
+    const limit = createConcurrencyLimit(8);
+    for (let i = 0; i < 40; i += 1) {
+      answer(limit, 1, '/alert page', () => 35);
+      answer(limit, 1, '/alert search', () => 1800);
+    }
+    expect(limit.current()).toBe(8);
+    expect(limit.unloaded()).toEqual(
+      new Map([
+        ['/alert page', 35],
+        ['/alert search', 1800],
+      ]),
+    );
+  });
+
+  it('halves on a timeout, once per window, and climbs again when latency recovers', () => {
+    const limit = createConcurrencyLimit(8);
+    answer(limit, 100, '/alert page', () => 30);
+    expect(limit.current()).toBe(8);
+    answer(limit, 8, '/alert search', () => 10_000, true);
+    expect(limit.current()).toBe(4);
+    expect(limit.changes.at(-1)?.why).toBe('a request timed out or was reset with 8 in flight');
+    answer(limit, 100, '/alert page', () => 30);
+    expect(limit.current()).toBe(8);
+  });
+
+  it('after a 429 it stays at one request in flight, whatever latency does', () => {
+    const limit = createConcurrencyLimit(8);
+    limit.pin(1, 'a 429');
+    answer(limit, 100, '/alert page', () => 5);
+    expect(limit.current()).toBe(1);
+  });
+});
