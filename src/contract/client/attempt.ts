@@ -10,6 +10,9 @@ export const DEADLINE_REACHED = 'run deadline reached';
 const REDUCED_BODY_BYTES = 1024 * 1024;
 
 /** What an attempt came to: a 429 to retry (with its Retry-After), or the response and any error. */
+/** How the error of a request the timeout cut off begins. */
+export const TIMED_OUT = 'no complete response within';
+
 export type Attempt = { readonly retryAfter: string | null } | { readonly response?: RecordedResponse; readonly error?: string };
 
 /** One request to make: where, how, and what to redact from what it records. */
@@ -67,7 +70,7 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
       return recorded(answer, body, secrets, Math.round(performance.now() - started), limits.maxBodyBytes);
     } catch (error) {
       if (limits.signal?.aborted) return { error: DEADLINE_REACHED };
-      return { error: controller.signal.aborted ? `no complete response within ${limits.timeoutMs} ms` : describeNetworkError(error) };
+      return { error: controller.signal.aborted ? `${TIMED_OUT} ${limits.timeoutMs} ms` : describeNetworkError(error) };
     } finally {
       clearTimeout(timer);
       limits.signal?.removeEventListener('abort', onDeadline);

@@ -24,7 +24,6 @@ export interface LimitChange {
 export interface ConcurrencyLimit {
   /** Requests that may be in flight now. */
   current(): number;
-  readonly ceiling: number;
   /** Learns from a request's end. */
   sample(sample: LimitSample): void;
   /** Holds the limit at `limit` for good (after a 429: one request in flight). */
@@ -73,7 +72,6 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   };
   const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
   return {
-    ceiling: top,
     current: () => limit,
     unloaded: () => unloaded,
     changes,

@@ -3,7 +3,8 @@
 import { redact, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
 import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
-import { createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
+import { createAttempt, DEADLINE_REACHED, TIMED_OUT, type Attempt } from './attempt.ts';
+import { CLOSED_BY_TARGET } from './network-error.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';

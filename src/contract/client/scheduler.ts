@@ -44,8 +44,7 @@ export function createScheduler(options: {
   readonly limit?: ConcurrencyLimit;
 }): Scheduler {
   const pace = pacer(options.rate, options.signal);
-  const ceiling = Math.max(1, options.concurrency ?? 1);
-  let fixed = ceiling;
+  let fixed = Math.max(1, options.concurrency ?? 1);
   const limitNow = () => (options.limit ? options.limit.current() : fixed);
   let inFlight = 0;
   const queue: Unit[] = [];

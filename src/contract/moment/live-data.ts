@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { firstPage, largestPageSize, pageQuery, countHeader } from '../model/listing-query.ts';
 import { identities, recordsOf } from '../model/answers.ts';
 import type { Finding } from '../model/check.ts';
@@ -20,8 +21,6 @@ export type Change =
    * balancer, one behind the other. No pair of requests can be known to come from one version.
    */
   | { readonly kind: 'replicas'; readonly why: string };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const order = (exchange: Exchange) => identities(recordsOf(exchange)!).join();
 const set = (exchange: Exchange) => identities(recordsOf(exchange)!).sort().join();
@@ -59,7 +58,7 @@ export async function observeChange(
   if (end.every((e) => key(e) === key(probe))) return { kind: 'none' };
   const groups = [end];
   for (let n = 0; n < REREADS; n += 1) {
-    await sleep(intervalMs);
+    await delay(intervalMs);
     const later = await three();
     if (later) groups.push(later);
   }

@@ -1,4 +1,5 @@
 // The one way a comparison of answers is read when the data may move: at one moment, or "could not", with why.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { OperationContext } from '../model/context.ts';
 import { REREADS, stillDuring } from './live-data.ts';
 
@@ -27,8 +28,6 @@ export interface MomentRules<T> {
   readonly stop?: AbortSignal;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Reads `read` (a comparison's requests sent together, judged) up to {@link REREADS} times, between two reads of
  * the first page each, until a read stands at one moment, or settles the question whatever the moment. `read`
@@ -47,7 +46,7 @@ export async function atOneMoment<T>(
   let last: T | undefined;
   let moved = 0;
   for (let n = 0; n < REREADS && !rules.stop?.aborted; n += 1) {
-    if (n > 0 && rules.intervalMs) await sleep(rules.intervalMs);
+    if (n > 0 && rules.intervalMs) await delay(rules.intervalMs);
     const { result, still } = await stillDuring(context, read);
     if (result === undefined) continue;
     last = result;
