@@ -34,6 +34,15 @@ export interface Exchange {
   readonly error?: string;
   /** Judged by the rule of the check that sent it only (a request off the interface): no response check sees it. */
   readonly judgedAlone?: boolean;
+  /** The most requests the kit had in flight while this one was (itself included). */
+  readonly inFlight?: number;
+  /**
+   * This is the request sent again with nothing else in flight, after its first sending (this field) timed out
+   * or lost its connection with others in flight: what it does alone is what the target does.
+   */
+  readonly firstUnderLoad?: Exchange;
+  /** It timed out or lost its connection with others in flight and was not sent again alone: the run's re-sends were spent. */
+  readonly notSentAlone?: boolean;
 }
 
 /** One way the target broke the contract. */
@@ -129,6 +138,57 @@ export interface ListingCoverage {
   readonly searchBehindRecords?: number;
 }
 
+/** A change of the limit, and why. */
+export interface LimitChange {
+  readonly from: number;
+  readonly to: number;
+  readonly why: string;
+}
+
+/** Latency figures of one set of answers, in ms. */
+export interface LatencyFigures {
+  readonly count: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+}
+
+/** One kind of request (see HttpClientOptions.requestKind): its latency alone and under load, and its failures. */
+export interface KindTiming {
+  readonly kind: string;
+  /** Answers to requests sent with at most 2 (ALONE_IN_FLIGHT) in flight. */
+  readonly alone?: LatencyFigures;
+  /** Answers to requests sent with more in flight. */
+  readonly underLoad?: LatencyFigures;
+  /** Requests that timed out or lost their connection. */
+  readonly failed: number;
+}
+
+/** The run's timing section (console and JSON). */
+export interface TimingReport {
+  /** The limit of requests in flight: --concurrency is its ceiling. */
+  readonly limit: {
+    readonly ceiling: number;
+    readonly start: number;
+    readonly end: number;
+    readonly lowest: number;
+    readonly highest: number;
+    /** Its changes, oldest first (the first 50; `changeCount` counts them all). */
+    readonly changes: readonly LimitChange[];
+    readonly changeCount: number;
+  };
+  readonly kinds: readonly KindTiming[];
+  /** Requests that timed out or lost their connection with others in flight, and what sending them alone did. */
+  readonly sentAgainAlone: {
+    readonly answered: number;
+    readonly failedAlone: number;
+    /** Not sent again: the run's re-sends were spent. */
+    readonly notSent: number;
+    readonly cap: number;
+    /** Cheap requests sent to learn when the target answers at its unloaded speed again. */
+    readonly probes: number;
+  };
+}
+
 /** The result of a whole contract run. */
 export interface ContractReport {
   readonly target: string;
@@ -153,6 +213,8 @@ export interface ContractReport {
   readonly examples?: number;
   /** How much of each listing was read (absent for a run that could not run). */
   readonly coverage?: readonly ListingCoverage[];
+  /** What the target's speed did to the run (absent for a run that could not run). */
+  readonly timing?: TimingReport;
 }
 
 /** The run cannot start: the target does not answer at all, refuses the key, or an option is wrong. Exit code 2 in the CLI. */

@@ -1,3 +1,4 @@
+import { closestMatch } from 'leven';
 import type { Check } from '../model/check.ts';
 import { ContractSetupError } from '../types.ts';
 import { contentTypeConformance } from './content-type-conformance.ts';
@@ -66,6 +67,12 @@ export function selectChecks(names?: readonly string[]): Check[] {
   if (!names) return [...ALL_CHECKS];
   const known = new Set(ALL_CHECKS.map((c) => c.name));
   const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length > 0) throw new ContractSetupError(`unknown check ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
+  if (unknown.length > 0) {
+    // A typo gets the name it most likely meant (at most three edits away); the list is in --help.
+    const near = closestMatch(unknown[0]!, [...known], { maxDistance: 3 });
+    throw new ContractSetupError(
+      `unknown check ${unknown.join(', ')}${near ? `; did you mean ${near}?` : ''} (tempmon contract --help lists the ${known.size})`,
+    );
+  }
   return ALL_CHECKS.filter((c) => names.includes(c.name));
 }

@@ -1,21 +1,49 @@
-import type { ResponseCheck } from '../model/check.ts';
+import type { Finding, ResponseCheck } from '../model/check.ts';
+import type { Exchange } from '../types.ts';
+import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 
-/** Every request gets a complete response within the timeout and under the body cap. */
+const seconds = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
+
+/**
+ * Every request gets a complete response within the timeout and under the body cap. One that timed out or lost
+ * its connection with others in flight is judged by what it did sent again alone: failing alone too is an error;
+ * answering alone is a warning when it failed with at most 2 in flight, else only a figure of the run's timing.
+ */
 export const responseReceived: ResponseCheck = {
   name: 'response_received',
   kind: 'response',
   description: 'every request gets a complete response in time (no refused connection, timeout or oversized body)',
   evidence: 'any request sent',
   inspect(exchange) {
-    if (!exchange.error) return [];
-    return [
-      {
-        severity: 'error',
-        message: `no usable response: ${exchange.error}`,
-        expected: 'a complete response',
-        actual: exchange.error,
-        exchange,
-      },
-    ];
+    const first = exchange.firstUnderLoad;
+    if (exchange.error) {
+      const underLoad = first ? `; first with ${first.inFlight} in flight: ${first.error}` : '';
+      const notAlone = exchange.notSentAlone
+        ? `, with ${exchange.inFlight} in flight (not sent again alone: the run's re-sends were spent)`
+        : '';
+      return [
+        {
+          severity: exchange.notSentAlone ? 'warning' : 'error',
+          message: `no usable response${first ? ' alone either' : ''}: ${exchange.error}${notAlone}`,
+          expected: 'a complete response',
+          actual: `${exchange.error}${underLoad}`,
+          exchange,
+        },
+      ];
+    }
+    if (first && (first.inFlight ?? 1) <= ALONE_IN_FLIGHT) return [aloneAnswered(exchange, first)];
+    return [];
   },
 };
+
+/** A request that failed with few in flight and answered alone: the target is slow at that load, not broken. */
+function aloneAnswered(exchange: Exchange, first: Exchange): Finding {
+  const took = exchange.response?.durationMs;
+  return {
+    severity: 'warning',
+    message: `${first.error} with ${first.inFlight} in flight; alone it answered${took === undefined ? '' : ` in ${seconds(took)}`}`,
+    expected: `a complete response with ${first.inFlight} in flight`,
+    actual: `${first.error}; alone: ${exchange.response?.status ?? ''}${took === undefined ? '' : ` in ${seconds(took)}`}`,
+    exchange,
+  };
+}

@@ -1,6 +1,9 @@
 // How many requests may be in flight, learned from the target: the ceiling is --concurrency, the start is low,
 // and the limit follows latency per kind of request (a plain page, a page far in, a search), as Envoy's adaptive
 // concurrency and Netflix's Vegas limiter do: latency well above what the kind takes unloaded is queueing.
+import type { LimitChange } from '../types.ts';
+
+export type { LimitChange } from '../types.ts';
 
 /** One request's end, as the limit learns from it. */
 export interface LimitSample {
@@ -13,17 +16,14 @@ export interface LimitSample {
   readonly failed: boolean;
 }
 
-/** A change of the limit, and why. */
-export interface LimitChange {
-  readonly from: number;
-  readonly to: number;
-  readonly why: string;
-}
-
 /** The limit of requests in flight of one client. */
 export interface ConcurrencyLimit {
+  /** The most it may rise to: --concurrency. */
+  readonly ceiling: number;
   /** Requests that may be in flight now. */
   current(): number;
+  /** Whether `latencyMs` is well above what `kind` takes unloaded (false while that is not known): queueing. */
+  queueing(kind: string, latencyMs: number): boolean;
   /** Learns from a request's end. */
   sample(sample: LimitSample): void;
   /** Holds the limit at `limit` for good (after a 429: one request in flight). */
@@ -40,7 +40,7 @@ const KEPT_CHANGES = 50;
 const TOLERANCE = 2;
 const SLACK_MS = 20;
 /** At most this many in flight, a request's latency is its unloaded latency. */
-const UNLOADED = 2;
+export const ALONE_IN_FLIGHT = 2;
 
 /**
  * Creates a limit that starts at 2 (or the ceiling, if lower) and is judged once per window of as many requests
@@ -70,9 +70,12 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
     if (changes.length < KEPT_CHANGES) changes.push({ from: limit, to, why });
     limit = to;
   };
+  const queueing = (base: number | undefined, latencyMs: number) => base !== undefined && latencyMs > base * TOLERANCE + SLACK_MS;
   const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
   return {
+    ceiling: top,
     current: () => limit,
+    queueing: (kind, latencyMs) => queueing(unloaded.get(kind), latencyMs),
     unloaded: () => unloaded,
     changes,
     changeCount: () => changeCount,
@@ -84,9 +87,9 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
       if (pinned) return;
       since += 1;
       const base = unloaded.get(kind);
-      if (!failed && inFlight <= UNLOADED && (base === undefined || latencyMs < base)) unloaded.set(kind, latencyMs);
+      if (!failed && inFlight <= ALONE_IN_FLIGHT && (base === undefined || latencyMs < base)) unloaded.set(kind, latencyMs);
       if (failed) worst = { level: 2, why: `a request timed out or was reset with ${inFlight} in flight` };
-      else if (base !== undefined && latencyMs > base * TOLERANCE + SLACK_MS && worst.level < 1)
+      else if (base !== undefined && queueing(base, latencyMs) && worst.level < 1)
         worst = { level: 1, why: `${kind} took ${ms(latencyMs)} with ${inFlight} in flight, ${ms(base)} alone` };
       if (since < limit) return;
       const seen = worst;

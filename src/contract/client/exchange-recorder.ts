@@ -9,6 +9,16 @@ export function comparePlaces(a: Place, b: Place): number {
   return a.length - b.length;
 }
 
+/**
+ * The place of a request sent again alone (see Exchange.firstUnderLoad): after every other, in the order of the
+ * first sending's place, so that whether a run sent any again never moves the others.
+ *
+ * @example
+ * record(exchange.firstUnderLoad, place);
+ * record(exchange, sentAgainAlone(place));
+ */
+export const sentAgainAlone = (place: Place): Place => [Number.MAX_SAFE_INTEGER, ...place];
+
 /** Takes one request as it is made, to place it in its list. */
 export type Track = (exchange: Promise<Exchange>) => void;
 

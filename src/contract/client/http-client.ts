@@ -3,11 +3,12 @@
 import { redact, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
 import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
-import { createAttempt, DEADLINE_REACHED, TIMED_OUT, type Attempt } from './attempt.ts';
-import { CLOSED_BY_TARGET } from './network-error.ts';
+import { createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';
+import { createSendAlone, overloaded, SENT_ALONE_CAP, type SendAlone } from './send-alone.ts';
+import { createTimingLog, type TimingLog } from './timing-log.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
 import { Client, type Dispatcher } from 'undici';
 
@@ -46,6 +47,11 @@ export interface HttpClientOptions {
    * a page far in, a search); by default its path.
    */
   readonly requestKind?: (path: string, query: Readonly<Record<string, string>>) => string;
+  /**
+   * Requests that timed out or lost their connection with others in flight are sent again alone, at most this
+   * many per run (default {@link SENT_ALONE_CAP}; 0: never).
+   */
+  readonly sendAloneCap?: number;
   /** Retries of a 429, honouring Retry-After (default: CONTRACT_DEFAULTS.maxRetries). */
   readonly maxRetries?: number;
   /** The run's deadline: aborts requests in flight; later sends return at once without sending. */
@@ -111,6 +117,8 @@ export interface HttpClient {
   readonly stats: ClientStats;
   /** The limit of requests in flight, as it learned the target (the run's own client only). */
   readonly limit?: ConcurrencyLimit;
+  /** Latency per kind alone and under load, the limit's moves, the requests sent again alone (the run's own client only). */
+  readonly timing?: TimingLog;
 }
 
 /** What a request records in place of a key other than the run's (the finding's label says which). */
@@ -128,26 +136,9 @@ export const OTHER_KEY = '<another key>';
  * const exchange = await client.send('listAlerts', '/alert', { pageSize: '2' });
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const secrets: Secrets = {
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    headerValues: Object.values(options.headers ?? {}),
-  };
-  const stats = { sent: 0, retried: 0, cut: 0 };
-  const limit = createConcurrencyLimit(options.concurrency ?? 1);
-  const scheduler = createScheduler({ ...options, limit });
-  const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
-  const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
-  const sending: Sending = {
-    options,
-    secrets,
-    stats,
-    scheduler,
-    limit,
-    maxRetries: options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries,
-    // The base URL's own path (a deployment under /v1), before a path sent as written.
-    endpoint: { base, basePath: new URL(base).pathname.replace(/\/$/, '') },
-    attempt: createAttempt(options, transport, stats),
-  };
+  const sending = sendingOf(options);
+  const { secrets, stats, scheduler, limit, timing, endpoint } = sending;
+  const base = endpoint.base;
   const make = (ask: Ask, via?: Sending['attempt']) => makeAsk(sending, ask, via);
   /** `asks` in order on one connection of their own: an undici Client holds exactly one. */
   const sendOnOneConnection = async (operationId: string, asks: readonly Ask[]): Promise<Exchange[]> => {
@@ -155,7 +146,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const via = createAttempt(options, undiciTransport(connection), stats);
     try {
       const exchanges: Exchange[] = [];
-      for (const ask of asks) exchanges.push(await deliver(scheduler, operationId, make(ask, via), ask.options ?? {}));
+      // Not sent again alone: what one connection shows needs that connection.
+      for (const ask of asks) exchanges.push(await deliver(sending, operationId, make(ask, via), ask.options ?? {}, undefined, false));
       return exchanges;
     } finally {
       await connection.close().catch(() => undefined);
@@ -166,8 +158,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     secrets,
     stats,
     limit,
+    timing,
     send: (operationId, path, query, sendOptions = {}) =>
-      deliver(scheduler, operationId, make({ path, query, options: sendOptions }), sendOptions),
+      deliver(sending, operationId, make({ path, query, options: sendOptions }), sendOptions),
     ...(choosesConnections ? { sendOnOneConnection } : {}),
     sendTogether(operationId, asks) {
       const made = asks.map((ask) => make(ask));
@@ -177,7 +170,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
       return made.map((m, i) =>
         deliver(
-          scheduler,
+          sending,
           operationId,
           m,
           asks[i]!.options ?? {},
@@ -188,6 +181,36 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
+/** The parts of one client: its limit, scheduler, attempts, timing and re-sending alone. */
+function sendingOf(options: HttpClientOptions): Sending {
+  const secrets: Secrets = {
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    headerValues: Object.values(options.headers ?? {}),
+  };
+  const stats = { sent: 0, retried: 0, cut: 0 };
+  const limit = createConcurrencyLimit(options.concurrency ?? 1);
+  const scheduler = createScheduler({ ...options, limit });
+  const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
+  const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
+  const attempt = createAttempt(options, transport, stats);
+  const cap = options.sendAloneCap ?? SENT_ALONE_CAP;
+  const timing = createTimingLog(limit, cap);
+  const signal = options.signal ? { signal: options.signal } : {};
+  return {
+    options,
+    secrets,
+    stats,
+    scheduler,
+    limit,
+    timing,
+    alone: createSendAlone({ scheduler, limit, timing, attempt, cap, timeoutMs: options.timeoutMs, ...signal }),
+    maxRetries: options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries,
+    // The base URL's own path (a deployment under /v1), before a path sent as written.
+    endpoint: { base, basePath: new URL(base).pathname.replace(/\/$/, '') },
+    attempt,
+  };
+}
+
 /** What every request of one client is made with. */
 interface Sending {
   readonly options: HttpClientOptions;
@@ -195,6 +218,8 @@ interface Sending {
   readonly stats: { sent: number; retried: number; cut: number };
   readonly scheduler: Scheduler;
   readonly limit: ConcurrencyLimit;
+  readonly timing: TimingLog;
+  readonly alone: SendAlone;
   readonly maxRetries: number;
   readonly endpoint: { readonly base: string; readonly basePath: string };
   readonly attempt: ReturnType<typeof createAttempt>;
@@ -207,12 +232,21 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
   const self: Made = {
     ...made,
     startedDateTime: '',
-    async attempt(tries) {
+    inFlight: 1,
+    async attempt(tries, mayRetry = tries < sending.maxRetries) {
       if (tries > 0) sending.stats.retried += 1;
       self.startedDateTime = new Date().toISOString();
       const [started, inFlight] = [performance.now(), sending.scheduler.inFlight()];
-      const result = await via({ ...made, mayRetry: tries < sending.maxRetries });
-      sending.limit.sample({ kind, latencyMs: performance.now() - started, inFlight, failed: overloaded(result) });
+      const result = await via({ ...made, mayRetry });
+      const [latencyMs, failed] = [performance.now() - started, overloaded(result)];
+      self.inFlight = Math.max(inFlight, sending.scheduler.inFlight());
+      sending.limit.sample({ kind, latencyMs, inFlight, failed });
+      // The deadline's aborts are the kit's doing: no figure.
+      if (!('error' in result && result.error === DEADLINE_REACHED)) sending.timing.sample(kind, latencyMs, inFlight, failed);
+      // A probe is an ordinary read: a GET the target answered with success.
+      const status = 'response' in result ? result.response?.status : undefined;
+      if (made.method === 'GET' && status !== undefined && status >= 200 && status < 300)
+        sending.alone.remember(kind, { ...made, mayRetry: false });
       return result;
     },
   };
@@ -224,12 +258,14 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
  * each 429 in a turn of its own, within the deadline.
  */
 async function deliver(
-  scheduler: Scheduler,
+  sending: Sending,
   operationId: string,
   made: Made,
   sendOptions: SendOptions,
   first?: Promise<Attempt | undefined>,
+  mayGoAlone = true,
 ): Promise<Exchange> {
+  const { scheduler } = sending;
   const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
   const head = { operationId, request: made.recorded, ...alone };
   for (let tries = 0; ; tries += 1) {
@@ -241,18 +277,24 @@ async function deliver(
       scheduler.backOff(retryDelay(result.retryAfter, tries));
       continue;
     }
-    return answered(head, startedDateTime, result, made.secrets, scheduler, tries);
+    const exchange = { ...answered(head, startedDateTime, result, made.secrets, scheduler, tries), inFlight: made.inFlight };
+    if (!mayGoAlone || !overloaded(result) || made.inFlight <= 1) return exchange;
+    // Alone, with the full timeout, and no retry of a 429: its answer is the request's own.
+    return sending.alone.again(exchange, async () => {
+      const again = await made.attempt(0, false);
+      // Without a retry, a 429 comes back as the response: never as `retryAfter`.
+      const result = 'retryAfter' in again ? {} : again;
+      return { ...answered(head, made.startedDateTime, result, made.secrets, scheduler, 0), inFlight: made.inFlight };
+    });
   }
 }
 
-/** Whether an attempt timed out or lost its connection: what an overloaded target does. */
-const overloaded = (result: Attempt) =>
-  'error' in result &&
-  result.error !== undefined &&
-  (result.error.startsWith('no complete response') || result.error.startsWith('connection closed'));
-
-/** A request made: as sent and as recorded, its attempt, and when its last attempt started. */
-type Made = ReturnType<typeof makeRequest> & { startedDateTime: string; attempt(tries: number): Promise<Attempt> };
+/** A request made: as sent and as recorded, its attempt, when its last attempt started and the most in flight meanwhile. */
+type Made = ReturnType<typeof makeRequest> & {
+  startedDateTime: string;
+  inFlight: number;
+  attempt(tries: number, mayRetry?: boolean): Promise<Attempt>;
+};
 
 /** The exchange of an attempt that came back; a 429 given back (retries spent) slows the run all the same. */
 function answered(

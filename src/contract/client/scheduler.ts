@@ -2,6 +2,7 @@
 // any hold a 429 put on the run; every wait ends at once when the deadline passes. Hand-written rather than
 // p-queue: a group takes as many slots as it has members, which p-queue's one-slot tasks cannot express.
 import type { ConcurrencyLimit } from './concurrency-limit.ts';
+import { sleep } from './sleep.ts';
 
 /** Lets requests go in their turn. */
 export interface Scheduler {
@@ -12,15 +13,32 @@ export interface Scheduler {
    * as the rate allows, none waiting for a slot of its own; undefined for those the deadline stopped.
    */
   together<T>(sends: readonly (() => Promise<T>)[], priority?: number): Promise<(T | undefined)[]>;
+  /**
+   * Runs `run` with nothing else in flight: it goes before anything queued, once every request in flight has
+   * ended, and nothing else starts until it ends. `run` sends its requests (any number, one at a time), each
+   * after `mayGo` resolves true (the rate and any 429's hold); undefined when the deadline passed first.
+   */
+  alone<T>(run: (mayGo: () => Promise<boolean>) => Promise<T>): Promise<T | undefined>;
   /** After a 429: one request in flight from now on, and none starts before `waitMs` has passed. */
   backOff(waitMs: number): void;
   /** Requests in flight now. */
   inFlight(): number;
 }
 
+/** What a scheduler keeps to. */
+export interface SchedulerOptions {
+  readonly concurrency?: number;
+  readonly rate?: number;
+  readonly signal?: AbortSignal;
+  /** A limit that moves with the target's latency, within --concurrency; by default `concurrency`, fixed. */
+  readonly limit?: ConcurrencyLimit;
+}
+
 /** Requests queued as one: a single request, or a group let through whole. */
 interface Unit {
   readonly priority: number;
+  /** Starts only with nothing in flight, and holds every slot while it runs; its requests wait for their turns (mayGo). */
+  readonly alone?: boolean;
   readonly members: readonly (() => Promise<void>)[];
   /** Members started so far. */
   started: number;
@@ -36,37 +54,30 @@ interface Unit {
  * const scheduler = createScheduler({ concurrency: 8, signal: deadline });
  * const answer = await scheduler.inTurn(() => send(request));
  */
-export function createScheduler(options: {
-  readonly concurrency?: number;
-  readonly rate?: number;
-  readonly signal?: AbortSignal;
-  /** A limit that moves with the target's latency, within --concurrency; by default `concurrency`, fixed. */
-  readonly limit?: ConcurrencyLimit;
-}): Scheduler {
-  const pace = pacer(options.rate, options.signal);
+export function createScheduler(options: SchedulerOptions): Scheduler {
   let fixed = Math.max(1, options.concurrency ?? 1);
   const limitNow = () => (options.limit ? options.limit.current() : fixed);
   let inFlight = 0;
   const queue: Unit[] = [];
   /** The group whose members are starting: it goes on before any other unit. */
   let starting: Unit | undefined;
+  /** A unit run alone is in flight: nothing else starts. */
+  let aloneRunning = false;
   // After a 429: no request starts before this (performance.now() time), whichever request got it.
-  let holdUntil = 0;
-  /** Resolves once the request may start (false: the deadline passed first). */
-  const mayStart = async () => {
-    if (!(await pace())) return false;
-    // Again after each wait: a 429 to a request already in flight may have moved the hold on.
-    for (let wait = holdUntil - performance.now(); wait > 0; wait = holdUntil - performance.now())
-      if (!(await sleep(wait, options.signal))) return false;
-    return true;
-  };
+  const hold = { until: 0 };
+  const mayStart = starter(pacer(options.rate, options.signal), hold, options.signal);
   /** Starts what may start now: the starting group's next members, else the head of the queue when it fits. */
   const pump = () => {
     for (;;) {
+      if (aloneRunning) return;
       const limit = limitNow();
       if (!starting) {
         const head = queue[0];
         if (!head || inFlight + Math.min(head.members.length, limit) > limit) return;
+        if (head.alone) {
+          if (inFlight === 0) run(queue.shift()!.members[0]!, true);
+          return;
+        }
         starting = queue.shift();
       }
       if (inFlight >= limit) return;
@@ -74,40 +85,58 @@ export function createScheduler(options: {
       const member = unit.members[unit.started]!;
       unit.started += 1;
       if (unit.started === unit.members.length) starting = undefined;
-      inFlight += 1;
-      void member().finally(() => {
-        inFlight -= 1;
-        pump();
-      });
+      run(member, false);
     }
   };
-  /** Queues `sends` as one unit; each resolves with its answer, or undefined when the deadline passed first. */
-  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number): Promise<T | undefined>[] => {
-    if (sends.length === 0) return [];
-    const answers: Promise<T | undefined>[] = [];
-    const members = sends.map((send) => {
-      let settle!: (run: () => Promise<T | undefined>) => Promise<void>;
-      answers.push(
-        new Promise<T | undefined>((resolve, reject) => {
-          settle = (run) => run().then(resolve, reject);
-        }),
-      );
-      return () => settle(async () => ((await mayStart()) ? send() : undefined));
+  /** Starts `member`, holding every slot while it runs when `alone`. */
+  const run = (member: () => Promise<void>, alone: boolean) => {
+    inFlight += 1;
+    aloneRunning = alone;
+    void member().finally(() => {
+      inFlight -= 1;
+      aloneRunning = false;
+      pump();
     });
+  };
+  /** Queues `sends` as one unit; each resolves with its answer, or undefined when the deadline passed first. */
+  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false): Promise<T | undefined>[] => {
+    if (sends.length === 0) return [];
+    const made = sends.map((send) => deferred(async () => (alone || (await mayStart()) ? send() : undefined)));
     const at = queue.findIndex((unit) => unit.priority < priority);
-    queue.splice(at < 0 ? queue.length : at, 0, { priority, members, started: 0 });
+    queue.splice(at < 0 ? queue.length : at, 0, { priority, members: made.map((m) => m.start), started: 0, alone });
     pump();
-    return answers;
+    return made.map((m) => m.answer);
   };
   return {
     inFlight: () => inFlight,
     backOff(waitMs) {
       if (options.limit) options.limit.pin(1, 'a 429 (Too Many Requests): one request in flight from then on');
       fixed = 1;
-      holdUntil = Math.max(holdUntil, performance.now() + waitMs);
+      hold.until = Math.max(hold.until, performance.now() + waitMs);
     },
     inTurn: (send, priority = 0) => enqueue([send], priority)[0]!,
     together: (sends, priority = 0) => Promise.all(enqueue(sends, priority)),
+    alone: (run) => enqueue([() => run(mayStart)], Number.POSITIVE_INFINITY, true)[0]!,
+  };
+}
+
+/** `run` to start later, and the promise of what it comes to. */
+function deferred<T>(run: () => Promise<T>): { readonly start: () => Promise<void>; readonly answer: Promise<T> } {
+  let start!: () => Promise<void>;
+  const answer = new Promise<T>((resolve, reject) => {
+    start = () => run().then(resolve, reject);
+  });
+  return { start, answer };
+}
+
+/** A function resolving once a request may start: its turn in the rate, then any 429's hold (false: the deadline passed first). */
+function starter(pace: () => Promise<boolean>, hold: { readonly until: number }, signal: AbortSignal | undefined) {
+  return async () => {
+    if (!(await pace())) return false;
+    // Again after each wait: a 429 to a request already in flight may have moved the hold on.
+    for (let wait = hold.until - performance.now(); wait > 0; wait = hold.until - performance.now())
+      if (!(await sleep(wait, signal))) return false;
+    return true;
   };
 }
 
@@ -124,19 +153,4 @@ function pacer(rate: number | undefined, signal: AbortSignal | undefined): () =>
     next = at + interval;
     return at > now ? sleep(at - now, signal) : true;
   };
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (completed: boolean) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(completed);
-    };
-    const onAbort = () => done(false);
-    const timer = setTimeout(() => done(true), ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,4 +1,4 @@
-import type { CheckOutcome, ContractReport, ListingCoverage, Verdict } from '../types.ts';
+import type { CheckOutcome, ContractReport, ListingCoverage, TimingReport, Verdict } from '../types.ts';
 import { CAUSE, failedInOrder } from './causes.ts';
 
 /** What a run counted, besides its outcomes. */
@@ -10,6 +10,7 @@ export interface GradeInput {
   readonly seed: number;
   readonly examples: number;
   readonly coverage?: readonly ListingCoverage[];
+  readonly timing?: TimingReport;
 }
 
 /**
@@ -66,6 +67,7 @@ export function grade(input: GradeInput): ContractReport {
     seed: input.seed,
     examples: input.examples,
     ...(input.coverage ? { coverage: input.coverage } : {}),
+    ...(input.timing ? { timing: input.timing } : {}),
   };
 }
 

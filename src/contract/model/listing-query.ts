@@ -52,7 +52,8 @@ const FAR_IN = 1_000;
 
 /**
  * The kind of a listing request, whose latency the client's limit learns apart: a search, a page far in (a
- * database's OFFSET skips rows one by one) or a plain page; another path is its own kind.
+ * database's OFFSET skips rows one by one) or a plain page; a path off the interface (a variant the checks try)
+ * is of the kind `other paths`.
  *
  * @example
  * const kindOf = requestKind(operations);
@@ -62,7 +63,7 @@ export function requestKind(operations: readonly Operation[]): (path: string, qu
   const listings = new Map(operations.map((op) => [op.path, listingParameters(op)]));
   return (path, query) => {
     const parameters = listings.get(path);
-    if (!parameters) return path;
+    if (!parameters) return 'other paths';
     if (query[parameters.search.name]) return `${path} search`;
     const page = Number(query[parameters.page.name] ?? firstPage(parameters));
     const size = Number(query[parameters.pageSize.name] ?? defaultPageSize(parameters));

@@ -1,9 +1,13 @@
 import { preview } from '../model/answers.ts';
 import { toCurl } from './curl.ts';
+import { timingSection } from './timing-section.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
-import type { CheckOutcome, ContractReport, Verdict } from '../types.ts';
+import type { CheckOutcome, ContractReport, Exchange, Verdict } from '../types.ts';
+import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
+/** The verdict line's most characters: the per-check reasons are above it. */
+export const VERDICT_LINE_CHARS = 200;
 const VERDICT: Record<Verdict, string> = {
   conformant: 'conformant',
   'not conformant': 'NOT conformant',
@@ -20,16 +24,16 @@ export const replayCommand = (target: string, seed: number, check: string) =>
 
 /**
  * A check's line: its worst status over the operations, and, when some operations were skipped and
- * others not, how many were evaluated: a PASS must never stand for parts that were not looked at.
+ * others not, how many were evaluated: a pass on some operations only is PART, never PASS.
  */
 function statusLine(check: string, outcomes: readonly CheckOutcome[]): string {
   const worst = (['failed', 'warned', 'passed', 'skipped'] as const).find((s) => outcomes.some((o) => o.status === s))!;
   const skipped = outcomes.filter((o) => o.status === 'skipped');
-  const partly =
-    skipped.length > 0 && skipped.length < outcomes.length
-      ? ` (${outcomes.length - skipped.length} of ${outcomes.length} operations; ${skipped.length} SKIP: ${preview(skipped[0]!.skipReason ?? '', 100)})`
-      : '';
-  return `${MARK[worst]} ${check}${partly}: ${outcomes[0]!.description}`;
+  const some = skipped.length > 0 && skipped.length < outcomes.length;
+  const partly = some
+    ? ` (${outcomes.length - skipped.length} of ${outcomes.length} operations; ${skipped.length} SKIP: ${preview(skipped[0]!.skipReason ?? '', 100)})`
+    : '';
+  return `${some && worst === 'passed' ? 'PART' : MARK[worst]} ${check}${partly}: ${outcomes[0]!.description}`;
 }
 
 /**
@@ -60,7 +64,7 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
         lines.push(`  ${outcome.operationId} ${failure.severity.toUpperCase()}: ${failure.message}${times}${follows}`);
         if (failure.expected !== undefined) lines.push(`    expected: ${failure.expected}`);
         if (failure.actual !== undefined) lines.push(`    actual:   ${failure.actual}`);
-        if (failure.exchange) lines.push(`    reproduce: ${toCurl(failure.exchange.request)}`);
+        if (failure.exchange) lines.push(`    reproduce: ${toCurl(failure.exchange.request)}${loadNote(failure.exchange)}`);
         if (failure.harEntries) lines.push(`    exchanges: ${harLine(failure.harEntries)}`);
         if (failure.seed !== undefined) lines.push(`    replay:    ${replayCommand(report.target, failure.seed, failure.check)}`);
       }
@@ -84,16 +88,42 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
       lines.push(
         `pairs of parameter classes covered: ${covered.map((c) => `${c.operationId} ${c.pairs!.covered} of ${c.pairs!.total}`).join(', ')}`,
       );
+    if (report.timing) lines.push(...timingSection(report.timing));
+    if (report.reason && fullVerdict(report).length > VERDICT_LINE_CHARS) lines.push(`why: ${report.reason}`);
   }
   lines.push(verdictLine(report));
   return redact(lines.join('\n'), secrets);
 }
 
-/** The report's last line, its verdict: `conformant`, `NOT conformant: ...`, `COULD NOT RUN: ...` (not yet redacted). */
-export const verdictLine = (report: ContractReport): string =>
-  `${VERDICT[report.verdict]}${report.reason ? `: ${report.reason}` : ''}${partlyRead(report)}`;
+/** Where a request was sent with others in flight, how many: the reproduce line alone may not show what it did. */
+export function loadNote(exchange: Exchange): string {
+  const first = exchange.firstUnderLoad;
+  if (first) return `  # sent alone; first with ${first.inFlight} in flight: ${first.error ?? `${first.response?.status}`}`;
+  return (exchange.inFlight ?? 1) > ALONE_IN_FLIGHT ? `  # sent with ${exchange.inFlight} in flight` : '';
+}
 
-/** For listings longer than --max-pages, how much the verdict rests on: ` (listAlerts: 5,000 of 1,000,037 records read, ...)`. */
+/**
+ * The report's last line, its verdict: `conformant`, `NOT conformant: ...`, `COULD NOT RUN: ...` (not yet
+ * redacted), at most {@link VERDICT_LINE_CHARS} characters: a longer reason is cut, whole above it.
+ */
+export const verdictLine = (report: ContractReport): string => {
+  const [verdict, reason, read] = [VERDICT[report.verdict], report.reason ?? '', partlyRead(report)];
+  const tail = read ? ` (${read})` : '';
+  const line = fullVerdict(report);
+  if (line.length <= VERDICT_LINE_CHARS) return line;
+  const room = VERDICT_LINE_CHARS - verdict.length - tail.length - CUT.length - 2;
+  if (room < 40) return `${line.slice(0, VERDICT_LINE_CHARS - 1)}…`;
+  return `${verdict}: ${reason.slice(0, room).trimEnd()}${CUT}${tail}`;
+};
+const CUT = '… (whole reason above)';
+
+/** The verdict, the whole reason, and how much of a long listing it rests on. */
+function fullVerdict(report: ContractReport): string {
+  const read = partlyRead(report);
+  return `${VERDICT[report.verdict]}${report.reason ? `: ${report.reason}` : ''}${read ? ` (${read})` : ''}`;
+}
+
+/** For listings longer than --max-pages, how much the verdict rests on: `listAlerts: 5,000 of 1,000,037 records read, ...`. */
 function partlyRead(report: ContractReport): string {
   const long = (report.coverage ?? []).filter((c) => !c.complete && c.read > 0);
   if (long.length === 0) return '';
@@ -102,5 +132,5 @@ function partlyRead(report: ContractReport): string {
     (c) =>
       `${c.operationId}: ${n(c.read)}${c.total !== undefined ? ` of ${n(c.total)}` : ''} records read in order, ${c.sampledPages} page${c.sampledPages === 1 ? '' : 's'} beyond${c.total !== undefined ? ' up to the end' : ''}`,
   );
-  return ` (${parts.join('; ')})`;
+  return parts.join('; ');
 }

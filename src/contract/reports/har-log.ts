@@ -176,8 +176,14 @@ export function harEntry(exchange: Exchange) {
     ...(response?.connection !== undefined ? { connection: String(response.connection) } : {}),
     // A custom field (HAR allows those beginning with _): browsers' Network panels list the entry under Fetch/XHR.
     _resourceType: 'fetch',
-    ...(exchange.error ? { comment: exchange.error } : {}),
+    ...(comment(exchange) ? { comment: comment(exchange) } : {}),
   };
+}
+
+/** The entry's comment: its error, and for a request sent again alone, why. */
+function comment({ error, firstUnderLoad: first }: Exchange): string | undefined {
+  const again = first ? `sent again alone, after ${first.error ?? 'a failure'} with ${first.inFlight} in flight` : undefined;
+  return [again, error].filter(Boolean).join(': ') || undefined;
 }
 
 function content(exchange: Exchange) {

@@ -20,6 +20,11 @@ function exchangeSummary(exchange: Exchange) {
         }
       : {}),
     ...(exchange.error ? { error: exchange.error } : {}),
+    ...(exchange.inFlight !== undefined ? { inFlight: exchange.inFlight } : {}),
+    // Sent again alone: what the first sending, with others in flight, came to.
+    ...(exchange.firstUnderLoad
+      ? { firstUnderLoad: { inFlight: exchange.firstUnderLoad.inFlight, error: exchange.firstUnderLoad.error ?? null } }
+      : {}),
   };
 }
 

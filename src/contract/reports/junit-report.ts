@@ -1,5 +1,5 @@
 import { toCurl } from './curl.ts';
-import { harLine, replayCommand } from './console-report.ts';
+import { harLine, loadNote, replayCommand } from './console-report.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Failure } from '../types.ts';
 
@@ -18,7 +18,7 @@ const describe = (f: Failure, target: string) =>
     `${f.severity.toUpperCase()}: ${f.message}${(f.occurrences ?? 1) > 1 ? ` (${f.occurrences} times)` : ''}`,
     ...(f.expected !== undefined ? [`expected: ${f.expected}`] : []),
     ...(f.actual !== undefined ? [`actual:   ${f.actual}`] : []),
-    ...(f.exchange ? [`reproduce: ${toCurl(f.exchange.request)}`] : []),
+    ...(f.exchange ? [`reproduce: ${toCurl(f.exchange.request)}${loadNote(f.exchange)}`] : []),
     ...(f.harEntries ? [`exchanges: ${harLine(f.harEntries)}`] : []),
     ...(f.seed !== undefined ? [`replay: ${replayCommand(target, f.seed, f.check)}`] : []),
   ].join('\n');

@@ -1,7 +1,7 @@
 // One run per listing operation: its recorder (the run's order of its requests), its context and the judge
 // that applies the response checks to every answer as it arrives.
 import { DEADLINE_REACHED } from '../client/attempt.ts';
-import { createExchangeRecorder, type Track } from '../client/exchange-recorder.ts';
+import { createExchangeRecorder, sentAgainAlone, type Track } from '../client/exchange-recorder.ts';
 import { createResponseJudge } from '../grading/response-judge.ts';
 import type { OperationContext } from '../model/context.ts';
 import { otherCopies } from '../moment/newest-copy.ts';
@@ -38,7 +38,9 @@ export function prepareRuns(scope: RunScope, operations: readonly Operation[]): 
       // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
       if (exchange.error !== DEADLINE_REACHED && !exchange.judgedAlone) run.judge.inspect(exchange, place);
       if (!sent(exchange)) return;
-      scope.options.record?.(exchange, place);
+      const first = exchange.firstUnderLoad;
+      if (first) scope.options.record?.(first, place);
+      scope.options.record?.(exchange, first ? sentAgainAlone(place) : place);
       for (const [i, copy] of otherCopies(exchange).entries()) scope.options.record?.(copy, [...place, i + 1]);
     });
     const track = recorder.list();

@@ -45,7 +45,17 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     const outcomes = await checkOperations(scope, runs, probes);
     const coverage = await coverageOfRuns(runs);
     const { seed, examples } = scope.settings;
-    return grade({ coverage, target: options.target, strict: options.strict ?? false, outcomes, stats: client.stats, seed, examples });
+    const timing = client.timing?.report();
+    return grade({
+      coverage,
+      target: options.target,
+      strict: options.strict ?? false,
+      outcomes,
+      stats: client.stats,
+      seed,
+      examples,
+      ...(timing ? { timing } : {}),
+    });
   } finally {
     clearTimeout(timer);
   }

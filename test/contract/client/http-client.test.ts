@@ -12,6 +12,7 @@ import { createHttpClient, type HttpClientOptions } from '../../../src/contract/
 import { describeNetworkError } from '../../../src/contract/client/network-error.ts';
 import { MAX_RETRY_WAIT_MS, retryDelay } from '../../../src/contract/client/retry-delay.ts';
 import { closedTarget } from '../../closed-target.ts';
+import { answerJson, onFakeClock, settle } from './fake-clock.ts';
 
 const KEY = 'sk_live_4f9a2b7c1d3e5a6b'; // long enough for the fragment rule
 const MiB = 1024 * 1024;
@@ -275,32 +276,6 @@ describe('reaching targets', () => {
     expect(tunnels).toEqual([new URL(target).host]);
   });
 });
-
-/**
- * A client whose target is in-process and whose clock is fake (setTimeout and performance.now): the waits the
- * politeness rules make are then exact, whatever the machine's load. `answer` gets each request and when it came.
- */
-function onFakeClock(answer: (request: Request, at: number) => Response | Promise<Response>, extra: Partial<HttpClientOptions> = {}) {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'], now: 0 });
-  return client('http://target.test', { fetch: (request) => answer(request, performance.now()), ...extra });
-}
-
-/** Runs the fake clock until `work` settles: at each step whatever is ready runs, then the next timer fires. */
-async function settle<T>(work: Promise<T>): Promise<T> {
-  let done = false;
-  work.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  while (!done) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!done) await vi.advanceTimersToNextTimerAsync();
-  }
-  return work;
-}
-
-const answerJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 describe('politeness: 429 retries, rate, deadline (on a fake clock)', () => {
   it('retries a 429 once its Retry-After has passed, not before, and counts the retry', async () => {

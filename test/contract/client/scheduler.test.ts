@@ -122,4 +122,29 @@ describe('the scheduler', () => {
     await group;
     expect(t.most()).toBe(3);
   });
+
+  it('runs a request alone: after what is in flight ends, before anything queued, nothing else meanwhile', async () => {
+    const t = controlled();
+    const scheduler = createScheduler({ concurrency: 4 });
+    for (const name of ['a', 'b']) void scheduler.inTurn(t.send(name));
+    await t.settle();
+    const alone = scheduler.alone(async (mayGo) => {
+      // Two requests in turn, as a probe and then the request sent again.
+      const probe = (await mayGo()) ? await t.send('probe')() : undefined;
+      return [probe, (await mayGo()) ? await t.send('again')() : undefined];
+    });
+    void scheduler.inTurn(t.send('c'), 10);
+    await t.settle();
+    expect(t.open()).toEqual(['a', 'b']);
+    await t.finish('a');
+    expect(t.open()).toEqual(['b']);
+    await t.finish('b');
+    expect(t.open()).toEqual(['probe']);
+    await t.finish('probe');
+    expect(t.open()).toEqual(['again']);
+    await t.finish('again');
+    expect(await alone).toEqual(['probe', 'again']);
+    expect(t.open()).toEqual(['c']);
+    expect(t.log).toEqual(['a', 'b', 'probe', 'again', 'c']);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { grade } from '../../../src/contract/grading/grade.ts';
 import { consoleReport } from '../../../src/contract/reports/console-report.ts';
-import type { CheckOutcome } from '../../../src/contract/types.ts';
+import type { CheckOutcome, Exchange } from '../../../src/contract/types.ts';
 
 const outcome = (operationId: string, status: CheckOutcome['status'], extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
   check: 'stable_order',
@@ -15,7 +15,7 @@ const report = (outcomes: CheckOutcome[]) =>
   consoleReport(grade({ target: 'http://t.test', strict: false, outcomes, stats: { sent: 3, retried: 0 }, seed: 1, examples: 1 }), {
     headerValues: [],
   });
-const statusLine = (text: string) => text.split('\n').find((line) => /^(PASS|FAIL|WARN|SKIP) /.test(line));
+const statusLine = (text: string) => text.split('\n').find((line) => /^(PASS|PART|FAIL|WARN|SKIP) /.test(line));
 
 describe('the console report', () => {
   it('says PASS with no qualifier only when every operation was evaluated', () => {
@@ -24,13 +24,13 @@ describe('the console report', () => {
     );
   });
 
-  it('says how many operations a PASS stands for when some were skipped, and why', () => {
+  it('says PART, never PASS, when some operations were skipped, how many were evaluated, and why', () => {
     const text = report([
       outcome('listAlerts', 'skipped', { skipCause: 'no-evidence', skipReason: 'the same request sent twice got 500' }),
       outcome('listSensors', 'passed'),
     ]);
     expect(statusLine(text)).toBe(
-      'PASS stable_order (1 of 2 operations; 1 SKIP: the same request sent twice got 500): the same request twice gives the same records in the same order',
+      'PART stable_order (1 of 2 operations; 1 SKIP: the same request sent twice got 500): the same request twice gives the same records in the same order',
     );
     expect(text.split('\n').at(-1)).toMatch(/^INCONCLUSIVE: /);
   });
@@ -46,5 +46,73 @@ describe('the console report', () => {
         .split('\n')
         .at(-1),
     ).toBe('conformant');
+  });
+
+  it('keeps the verdict line within 200 characters, the whole reason above it', () => {
+    const failing = (check: string) =>
+      outcome('listAlerts', 'failed', { check, failures: [{ check, operationId: 'listAlerts', severity: 'error', message: 'broken' }] });
+    const names = Array.from({ length: 30 }, (_, i) => `a_check_with_a_long_name_${i}`);
+    const lines = report(names.map(failing)).split('\n');
+    const verdict = lines.at(-1)!;
+    expect(verdict.length).toBeLessThanOrEqual(200);
+    expect(verdict).toMatch(/^NOT conformant: 30 checks failed \(a_check_with_a_long_name_0, .*… \(whole reason above\)$/);
+    expect(lines.at(-2)).toMatch(/^why: 30 checks failed \(.*a_check_with_a_long_name_29\)$/);
+  });
+
+  it('prints the timing section: the limit as it moved, latency per kind, the requests sent again alone', () => {
+    const timing = {
+      limit: {
+        ceiling: 8,
+        start: 2,
+        end: 3,
+        lowest: 1,
+        highest: 8,
+        changes: [{ from: 8, to: 4, why: 'a request timed out or was reset with 8 in flight' }],
+        changeCount: 9,
+      },
+      kinds: [
+        {
+          kind: '/alert search',
+          alone: { count: 40, p50Ms: 1_800, p95Ms: 2_100 },
+          underLoad: { count: 9, p50Ms: 6_000, p95Ms: 9_900 },
+          failed: 3,
+        },
+      ],
+      sentAgainAlone: { answered: 2, failedAlone: 1, notSent: 0, cap: 20, probes: 5 },
+    };
+    const graded = grade({
+      target: 'http://t.test',
+      strict: false,
+      outcomes: [outcome('listAlerts', 'passed')],
+      stats: { sent: 3, retried: 0 },
+      seed: 1,
+      examples: 1,
+      timing,
+    });
+    const text = consoleReport(graded, { headerValues: [] });
+    expect(text).toContain(
+      'timing: 1 to 8 requests in flight (ceiling 8, 3 at the end); lowered 1 time, first as a request timed out or was reset with 8 in flight',
+    );
+    expect(text).toContain('  /alert search: alone p50 1.8 s, p95 2.1 s (40); under load p50 6.0 s, p95 9.9 s (9); 3 timed out or reset');
+    expect(text).toContain('  failed under load, sent again alone: 2 answered alone, 1 failed alone too; 5 probes sent first');
+  });
+
+  it('says on the reproduce line how many were in flight, and for a request sent again alone what the first sending got', () => {
+    const request = { method: 'GET', url: 'http://t.test/alert?search=x', headers: {} };
+    const failing = (exchange: Exchange) =>
+      outcome('listAlerts', 'failed', {
+        check: 'response_received',
+        failures: [{ check: 'response_received', operationId: 'listAlerts', severity: 'error', message: 'no usable response', exchange }],
+      });
+    const reproduce = (exchange: Exchange) =>
+      report([failing(exchange)])
+        .split('\n')
+        .find((l) => l.includes('reproduce:'));
+    const under = { operationId: 'listAlerts', request, error: 'no complete response within 10000 ms', inFlight: 6 };
+    expect(reproduce(under)).toMatch(/'http:\/\/t\.test\/alert\?search=x' {2}# sent with 6 in flight$/);
+    expect(reproduce({ ...under, inFlight: 2 })).toMatch(/search=x'$/);
+    expect(reproduce({ ...under, inFlight: 1, firstUnderLoad: under })).toMatch(
+      /search=x' {2}# sent alone; first with 6 in flight: no complete response within 10000 ms$/,
+    );
   });
 });

@@ -55,11 +55,18 @@ describe('reports', () => {
       `curl -i -H 'x-gateway-token: <redacted>' -H "x-api-key: $TEMPMON_API_KEY" 'http://target.test/v1/alert?page=0'`,
     );
     const { passed, warned, failed, skipped } = report.summary;
-    expect(text.split('\n').at(-4)).toBe(`${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
-    expect(text.split('\n').at(-3)).toMatch(/requests; seed \d+ \(--seed \d+ replays the generated requests\)$/);
+    // The summary, then the timing section, then the verdict.
+    const lines = text.split('\n');
+    const timing = lines.findIndex((l) => l.startsWith('timing: '));
+    expect(lines.slice(timing + 1, -2).every((l) => /^ {2}(\/alert|\/sensor|other paths)/.test(l))).toBe(true);
+    // A reason too long for the verdict line is whole just above it.
+    expect(lines.at(-2)).toBe(`why: ${report.reason}`);
+    expect(lines.at(-1)!.length).toBeLessThanOrEqual(200);
+    expect(lines.at(timing - 3)).toBe(`${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
+    expect(lines.at(timing - 2)).toMatch(/requests; seed \d+ \(--seed \d+ replays the generated requests\)$/);
     // The pairs of parameter classes the covering set judged, per listing, as the JSON report's coverage has them.
     const pairs = report.coverage!.map((c) => `${c.operationId} ${c.pairs!.covered} of ${c.pairs!.total}`).join(', ');
-    expect(text.split('\n').at(-2)).toBe(`pairs of parameter classes covered: ${pairs}`);
+    expect(lines.at(timing - 1)).toBe(`pairs of parameter classes covered: ${pairs}`);
     expect(JSON.parse(outputs.json).coverage.map((c: { pairs: unknown }) => c.pairs)).toEqual(report.coverage!.map((c) => c.pairs));
     expect(text.split('\n').at(-1)).toMatch(/^NOT conformant/);
   });

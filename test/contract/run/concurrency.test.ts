@@ -61,8 +61,9 @@ function shuffled(target: FetchLike, seed: number): FetchLike & { readonly most:
 }
 
 /** A report without what timing decides (durations), to compare runs. */
+/** The report without what time decides: durations, and the timing section. */
 const timeless = (report: Awaited<ReturnType<typeof runContract>>) =>
-  JSON.parse(jsonReport(report, { headerValues: [] }), (key, value) => (key === 'durationMs' ? undefined : value));
+  JSON.parse(jsonReport(report, { headerValues: [] }), (key, value) => (key === 'durationMs' || key === 'timing' ? undefined : value));
 
 type HarEntry = { request: { method: string; url: string }; response: { status: number } };
 const entryLine = (e: HarEntry) => `${e.request.method} ${e.request.url} ${e.response.status}`;

@@ -1,0 +1,95 @@
+// A request that timed out or lost its connection while others were in flight may have waited behind them (a
+// database still running the queries its client gave up on): it is judged by what it does alone.
+import type { Exchange } from '../types.ts';
+import { DEADLINE_REACHED, TIMED_OUT, type Attempt, type AttemptRequest } from './attempt.ts';
+import type { ConcurrencyLimit } from './concurrency-limit.ts';
+import { CLOSED_BY_TARGET } from './network-error.ts';
+import type { Scheduler } from './scheduler.ts';
+import { sleep } from './sleep.ts';
+import type { TimingLog } from './timing-log.ts';
+
+/** Requests sent again alone per run, at most: a target that hangs cannot spend the run's time on them. */
+export const SENT_ALONE_CAP = 20;
+/** The longest pause between two probes. */
+const MAX_PAUSE_MS = 2_000;
+
+/** Whether an attempt timed out or lost its connection: what an overloaded target does. */
+export const overloaded = (result: Attempt) =>
+  'error' in result && result.error !== undefined && (result.error.startsWith(TIMED_OUT) || result.error.startsWith(CLOSED_BY_TARGET));
+
+/** Sends requests again alone; one per client. */
+export interface SendAlone {
+  /** Keeps `request` as the probe of its kind: it got an ordinary answer. */
+  remember(kind: string, request: AttemptRequest): void;
+  /**
+   * What `first` (failed under load) comes to: sent again by `resend` with nothing else in flight, once a probe
+   * answers at its kind's unloaded speed (the exchange alone, `firstUnderLoad` set), or `first` marked
+   * `notSentAlone` when the run's re-sends are spent or its deadline came first.
+   */
+  again(first: Exchange, resend: () => Promise<Exchange>): Promise<Exchange>;
+}
+
+/**
+ * Creates the re-sending of one client: at most `cap` re-sends; before each, probes with the cheapest kind of
+ * request seen answered (the lowest unloaded latency) until one answers at that speed, pausing 100 ms, then
+ * twice as long each time up to 2 s, and for at most `timeoutMs` in all.
+ *
+ * @example
+ * const alone = createSendAlone({ scheduler, limit, timing, attempt, timeoutMs: 10_000, cap: SENT_ALONE_CAP });
+ * const exchange = await alone.again(timedOut, () => send(request));
+ */
+export function createSendAlone(parts: {
+  readonly scheduler: Scheduler;
+  readonly limit: ConcurrencyLimit;
+  readonly timing: TimingLog;
+  readonly attempt: (request: AttemptRequest) => Promise<Attempt>;
+  readonly timeoutMs: number;
+  readonly cap: number;
+  readonly signal?: AbortSignal;
+}): SendAlone {
+  const { scheduler, limit, timing, attempt, timeoutMs, signal } = parts;
+  let left = parts.cap;
+  const probes = new Map<string, AttemptRequest>();
+  /** The probe of the kind that answers fastest unloaded. */
+  const cheapest = () => {
+    const unloaded = limit.unloaded();
+    const known = [...probes.keys()].filter((kind) => unloaded.has(kind));
+    const kind = known.sort((a, b) => unloaded.get(a)! - unloaded.get(b)!)[0];
+    return kind === undefined ? undefined : { kind, request: probes.get(kind)! };
+  };
+  /** Resolves once a probe answers at its unloaded speed, or `timeoutMs` has passed. */
+  const quietAgain = async (mayGo: () => Promise<boolean>) => {
+    const giveUpAt = performance.now() + timeoutMs;
+    for (let pause = 0; performance.now() < giveUpAt; pause = Math.min(Math.max(100, pause * 2), MAX_PAUSE_MS)) {
+      const probe = cheapest();
+      if (!probe) return;
+      if ((pause > 0 && !(await sleep(pause, signal))) || !(await mayGo())) return;
+      timing.probed();
+      const started = performance.now();
+      const result = await attempt({ ...probe.request, mayRetry: false });
+      if (!overloaded(result) && !limit.queueing(probe.kind, performance.now() - started)) return;
+    }
+  };
+  return {
+    remember: (kind, request) => {
+      probes.set(kind, request);
+    },
+    async again(first, resend) {
+      if (left <= 0 || signal?.aborted) {
+        timing.sentAlone('notSent');
+        return { ...first, notSentAlone: true };
+      }
+      left -= 1;
+      const alone = await scheduler.alone(async (mayGo) => {
+        await quietAgain(mayGo);
+        return (await mayGo()) ? resend() : undefined;
+      });
+      if (!alone || alone.error === DEADLINE_REACHED) {
+        timing.sentAlone('notSent');
+        return { ...first, notSentAlone: true };
+      }
+      timing.sentAlone(alone.error ? 'failedAlone' : 'answered');
+      return { ...alone, firstUnderLoad: first };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { LatencyFigures, TimingReport } from '../types.ts';
+
+const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${n} ms`);
+const figures = (label: string, f: LatencyFigures | undefined) =>
+  f ? [`${label} p50 ${ms(f.p50Ms)}, p95 ${ms(f.p95Ms)} (${f.count})`] : [];
+
+/**
+ * The console's timing section: the limit of requests in flight as it moved and why it was lowered, latency
+ * per kind of request alone (at most 2 in flight) and under load, and the requests sent again alone.
+ *
+ * @example
+ * lines.push(...timingSection(report.timing));
+ * // timing: 2 to 8 requests in flight (ceiling 8, 8 at the end)
+ * //   /alert page: alone p50 3 ms, p95 9 ms (40); under load p50 4 ms, p95 12 ms (700)
+ */
+export function timingSection(timing: TimingReport): string[] {
+  const { limit, kinds, sentAgainAlone: again } = timing;
+  const lowered = limit.changes.filter((c) => c.to < c.from);
+  const range = limit.lowest === limit.highest ? `${limit.lowest}` : `${limit.lowest} to ${limit.highest}`;
+  const lines = [
+    `timing: ${range} requests in flight (ceiling ${limit.ceiling}, ${limit.end} at the end)${lowered.length > 0 ? `; lowered ${lowered.length} time${lowered.length === 1 ? '' : 's'}, first as ${lowered[0]!.why}` : ''}`,
+  ];
+  for (const kind of kinds)
+    lines.push(
+      `  ${kind.kind}: ${[...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : [])].join('; ')}`,
+    );
+  const tried = again.answered + again.failedAlone + again.notSent;
+  if (tried > 0)
+    lines.push(
+      `  failed under load, sent again alone: ${again.answered} answered alone, ${again.failedAlone} failed alone too${again.notSent > 0 ? `, ${again.notSent} not sent again (at most ${again.cap} per run)` : ''}; ${again.probes} probe${again.probes === 1 ? '' : 's'} sent first`,
+    );
+  return lines;
+}
