@@ -189,6 +189,16 @@ export interface TimingReport {
   };
 }
 
+/** The run as planned to fit --max-duration (see run/plan-run.ts). */
+export interface RunPlan {
+  /** --examples as asked, and as the run used them (`--examples` with it replays the run). */
+  readonly examples: { readonly asked: number; readonly used: number };
+  /** The rest of the run as estimated after the first reads, in ms. */
+  readonly estimateMs: number;
+  /** What was trimmed and why, e.g. `examples 50 -> 12: a search takes 1.8 s here`; absent when nothing was. */
+  readonly why?: string;
+}
+
 /** The result of a whole contract run. */
 export interface ContractReport {
   readonly target: string;
@@ -215,6 +225,8 @@ export interface ContractReport {
   readonly coverage?: readonly ListingCoverage[];
   /** What the target's speed did to the run (absent for a run that could not run). */
   readonly timing?: TimingReport;
+  /** The run as planned to fit --max-duration (absent for a run that could not run). */
+  readonly plan?: RunPlan;
 }
 
 /** The run cannot start: the target does not answer at all, refuses the key, or an option is wrong. Exit code 2 in the CLI. */

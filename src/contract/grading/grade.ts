@@ -1,4 +1,4 @@
-import type { CheckOutcome, ContractReport, ListingCoverage, TimingReport, Verdict } from '../types.ts';
+import type { CheckOutcome, ContractReport, ListingCoverage, RunPlan, TimingReport, Verdict } from '../types.ts';
 import { CAUSE, failedInOrder } from './causes.ts';
 
 /** What a run counted, besides its outcomes. */
@@ -11,6 +11,7 @@ export interface GradeInput {
   readonly examples: number;
   readonly coverage?: readonly ListingCoverage[];
   readonly timing?: TimingReport;
+  readonly plan?: RunPlan;
 }
 
 /**
@@ -68,6 +69,7 @@ export function grade(input: GradeInput): ContractReport {
     examples: input.examples,
     ...(input.coverage ? { coverage: input.coverage } : {}),
     ...(input.timing ? { timing: input.timing } : {}),
+    ...(input.plan ? { plan: input.plan } : {}),
   };
 }
 

@@ -74,7 +74,9 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
   const warnings = report.outcomes.reduce((n, o) => n + o.failures.filter((f) => f.severity === 'warning').length, 0);
   if (report.verdict !== 'could not run') {
     lines.push('', `${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
-    const seed = report.seed === undefined ? '' : `; seed ${report.seed} (--seed ${report.seed} replays the generated requests)`;
+    const trimmed =
+      report.plan && report.plan.examples.used !== report.plan.examples.asked ? ` --examples ${report.plan.examples.used}` : '';
+    const seed = report.seed === undefined ? '' : `; seed ${report.seed} (--seed ${report.seed}${trimmed} replays the generated requests)`;
     lines.push(
       `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
     );
@@ -88,6 +90,7 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
       lines.push(
         `pairs of parameter classes covered: ${covered.map((c) => `${c.operationId} ${c.pairs!.covered} of ${c.pairs!.total}`).join(', ')}`,
       );
+    if (report.plan?.why) lines.push(`planned to fit --max-duration: ${report.plan.why}`);
     if (report.timing) lines.push(...timingSection(report.timing));
     if (report.reason && fullVerdict(report).length > VERDICT_LINE_CHARS) lines.push(`why: ${report.reason}`);
   }

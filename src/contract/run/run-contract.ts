@@ -14,7 +14,8 @@ import { coverageOfRuns } from './coverage.ts';
 import { loadJudges } from '../model/judges.ts';
 import { prepareRuns } from './operation-runs.ts';
 import { probeListings } from './probe-listings.ts';
-import type { RunScope } from './run-scope.ts';
+import { contextFor, type RunScope } from './run-scope.ts';
+import { planRun } from './plan-run.ts';
 
 export type { ContractOptions } from '../options/contract-options.ts';
 
@@ -38,10 +39,16 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
   // The deadline counts from the first request: loading the validator is the kit's own cost.
   const timer = setTimeout(() => stopAt.abort(), maxDurationMs);
   timer.unref();
+  const startedAt = performance.now();
   try {
-    const scope = scopeOf(options, { checks, client, judges, deadline: stopAt.signal, maxDurationMs });
-    const runs = prepareRuns(scope, operations);
+    const asked = scopeOf(options, { checks, client, judges, deadline: stopAt.signal, maxDurationMs });
+    const runs = prepareRuns(asked, operations);
     const probes = await probeListings(runs);
+    const plan = await planRun(asked, runs, performance.now() - startedAt);
+    const scope = { ...asked, settings: { ...asked.settings, examples: plan.examples.used } };
+    // Fewer examples: the checks' contexts say so (nothing has read them yet).
+    if (plan.examples.used !== plan.examples.asked)
+      for (const run of runs) run.context = contextFor(scope, run.operation, run.client, run.track);
     const outcomes = await checkOperations(scope, runs, probes);
     const coverage = await coverageOfRuns(runs);
     const { seed, examples } = scope.settings;
@@ -54,6 +61,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       stats: client.stats,
       seed,
       examples,
+      plan,
       ...(timing ? { timing } : {}),
     });
   } finally {

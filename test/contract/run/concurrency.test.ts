@@ -60,10 +60,11 @@ function shuffled(target: FetchLike, seed: number): FetchLike & { readonly most:
   return Object.assign(fetch, { most: () => most });
 }
 
-/** A report without what timing decides (durations), to compare runs. */
-/** The report without what time decides: durations, and the timing section. */
+/** The report without what time decides: durations, requests in flight, the timing section, the plan's estimate. */
 const timeless = (report: Awaited<ReturnType<typeof runContract>>) =>
-  JSON.parse(jsonReport(report, { headerValues: [] }), (key, value) => (key === 'durationMs' || key === 'timing' ? undefined : value));
+  JSON.parse(jsonReport(report, { headerValues: [] }), (key, value) =>
+    ['durationMs', 'inFlight', 'timing', 'estimateMs'].includes(key) ? undefined : value,
+  );
 
 type HarEntry = { request: { method: string; url: string }; response: { status: number } };
 const entryLine = (e: HarEntry) => `${e.request.method} ${e.request.url} ${e.response.status}`;
