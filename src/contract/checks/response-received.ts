@@ -7,7 +7,8 @@ const seconds = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `$
 /**
  * Every request gets a complete response within the timeout and under the body cap. One that timed out or lost
  * its connection with others in flight is judged by what it did sent again alone: failing alone too is an error;
- * answering alone is a warning when it failed with at most 2 in flight, else only a figure of the run's timing.
+ * answering alone is a warning when it failed with at most 2 in flight, else only a figure of the run's timing;
+ * past the run's re-sends, one not sent again is a warning at most 2 in flight, else a count in the timing.
  */
 export const responseReceived: ResponseCheck = {
   name: 'response_received',
@@ -16,6 +17,8 @@ export const responseReceived: ResponseCheck = {
   evidence: 'any request sent',
   inspect(exchange) {
     const first = exchange.firstUnderLoad;
+    // Past the run's re-sends, one that failed under heavier load is a count in the timing section.
+    if (exchange.notSentAlone && (exchange.inFlight ?? 1) > ALONE_IN_FLIGHT) return [];
     if (exchange.error) {
       const underLoad = first ? `; first with ${first.inFlight} in flight: ${first.error}` : '';
       const notAlone = exchange.notSentAlone

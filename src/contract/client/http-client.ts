@@ -232,11 +232,13 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
   const self: Made = {
     ...made,
     startedDateTime: '',
+    startedAt: 0,
     inFlight: 1,
     async attempt(tries, mayRetry = tries < sending.maxRetries) {
       if (tries > 0) sending.stats.retried += 1;
       self.startedDateTime = new Date().toISOString();
       const [started, inFlight] = [performance.now(), sending.scheduler.inFlight()];
+      self.startedAt = started;
       const result = await via({ ...made, mayRetry });
       const [latencyMs, failed] = [performance.now() - started, overloaded(result)];
       self.inFlight = Math.max(inFlight, sending.scheduler.inFlight());
@@ -277,8 +279,9 @@ async function deliver(
       scheduler.backOff(retryDelay(result.retryAfter, tries));
       continue;
     }
-    const exchange = { ...answered(head, startedDateTime, result, made.secrets, scheduler, tries), inFlight: made.inFlight };
-    if (!mayGoAlone || !overloaded(result) || made.inFlight <= 1) return exchange;
+    const load = overloaded(result) ? sending.alone.loadAt(made.startedAt, made.inFlight) : made.inFlight;
+    const exchange = { ...answered(head, startedDateTime, result, made.secrets, scheduler, tries), inFlight: load };
+    if (!mayGoAlone || !overloaded(result) || load <= 1) return exchange;
     // Alone, with the full timeout, and no retry of a 429: its answer is the request's own.
     return sending.alone.again(exchange, async () => {
       const again = await made.attempt(0, false);
@@ -292,6 +295,8 @@ async function deliver(
 /** A request made: as sent and as recorded, its attempt, when its last attempt started and the most in flight meanwhile. */
 type Made = ReturnType<typeof makeRequest> & {
   startedDateTime: string;
+  /** performance.now() when its last attempt started. */
+  startedAt: number;
   inFlight: number;
   attempt(tries: number, mayRetry?: boolean): Promise<Attempt>;
 };

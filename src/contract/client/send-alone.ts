@@ -22,6 +22,12 @@ export interface SendAlone {
   /** Keeps `request` as the probe of its kind: it got an ordinary answer. */
   remember(kind: string, request: AttemptRequest): void;
   /**
+   * The load a request that failed had to bear: the most in flight while it was, or, when it started within a
+   * timeout of an earlier failure under load, that failure's (the target may still have been running the
+   * requests the kit gave up on, a database's queries most often). Records this failure for the next.
+   */
+  loadAt(startedAt: number, inFlight: number): number;
+  /**
    * What `first` (failed under load) comes to: sent again by `resend` with nothing else in flight, once a probe
    * answers at its kind's unloaded speed (the exchange alone, `firstUnderLoad` set), or `first` marked
    * `notSentAlone` when the run's re-sends are spent or its deadline came first.
@@ -70,9 +76,16 @@ export function createSendAlone(parts: {
       if (!overloaded(result) && !limit.queueing(probe.kind, performance.now() - started)) return;
     }
   };
+  /** The last failure under load: when it ended, and the load it bore. */
+  let lastFailure = { at: Number.NEGATIVE_INFINITY, load: 0 };
   return {
     remember: (kind, request) => {
       probes.set(kind, request);
+    },
+    loadAt(startedAt, inFlight) {
+      const load = Math.max(inFlight, startedAt - lastFailure.at < timeoutMs ? lastFailure.load : 0);
+      if (load > 1) lastFailure = { at: performance.now(), load };
+      return load;
     },
     async again(first, resend) {
       if (left <= 0 || signal?.aborted) {

@@ -90,6 +90,29 @@ describe('a request that failed under load is judged by what it does alone', () 
     expect(http.timing!.report().sentAgainAlone).toMatchObject({ answered: 0, failedAlone: 1, notSent: 1 });
   });
 
+  it('counts the load a request bore behind requests the kit gave up on, though it went alone', async () => {
+    // No re-sends. Two searches of 900 ms go together: the second times out at the back of the line. A search
+    // sent alone just after waits behind what the kit gave up on: it bore that load, not its own 1 in flight.
+    const target = oneWorker((url) => (isSearch(url) ? 900 : 5));
+    const http = onFakeClock(target.answer, { concurrency: 8, timeoutMs: 1_000, sendAloneCap: 0 });
+    const asks = ['a', 'b'].map((term) => ({ path: '/alert', query: { search: term } }));
+    const sent = Promise.all(http.sendTogether('listAlerts', asks));
+    const later = new Promise<Exchange>((resolve) =>
+      setTimeout(() => resolve(http.send('listAlerts', '/alert', { search: 'late' })), 1_001),
+    );
+    const [[first, second], late] = await settle(Promise.all([sent, later]));
+    expect(target.log.map((l) => [l.url, l.at])).toEqual([
+      ['/alert?search=a', 0],
+      ['/alert?search=b', 0],
+      ['/alert?search=late', 1_001],
+    ]);
+    expect(first?.response?.status).toBe(200);
+    expect(second).toMatchObject({ error: 'no complete response within 1000 ms', inFlight: 2, notSentAlone: true });
+    expect(late).toMatchObject({ error: 'no complete response within 1000 ms', inFlight: 2, notSentAlone: true });
+    // At 2 in flight and not sent again: a warning, never an error for the kit's own load.
+    expect([second!, late!].flatMap(inspect).map((f) => f.severity)).toEqual(['warning', 'warning']);
+  });
+
   it('does not send again a request that failed alone: that is the target', async () => {
     const target = oneWorker(() => Number.POSITIVE_INFINITY);
     const http = onFakeClock(target.answer, { concurrency: 8, timeoutMs: 1_000 });
