@@ -25,6 +25,12 @@ export function otherRoads(path: string, asWritten: boolean): Road[] {
     { label: `${encoded} (a percent-encoded letter)`, options: { path: encoded } },
     { label: `HEAD ${path}`, options: { method: 'HEAD' } },
     { label: `POST ${path} with X-HTTP-Method-Override: GET`, options: { method: 'POST', headers: { 'x-http-method-override': 'GET' } } },
+    // A CORS layer lets preflights past the auth check; a router may then hand OPTIONS to the GET handler.
+    { label: `OPTIONS ${path}`, options: { method: 'OPTIONS' } },
+    {
+      label: `OPTIONS ${path} as a CORS preflight`,
+      options: { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' } },
+    },
   ];
   // Dot segments survive only unparsed: a URL parser resolves them before sending.
   if (asWritten)
@@ -35,24 +41,30 @@ export function otherRoads(path: string, asWritten: boolean): Road[] {
   return roads.map((road) => ({ ...road, options: { ...road.options, apiKey: null, judgedAlone: true } }));
 }
 
-/** Whether an answer gives the listing away: a 2xx with a non-empty JSON array, or with its count header. */
+/**
+ * Whether an answer gives the listing away: a 2xx with records (a JSON array holding objects; an allow-list such
+ * as `["GET","HEAD"]` is not records), or with its count header.
+ */
 function givesData(context: OperationContext, exchange: Exchange): boolean {
   const response = exchange.response;
   if (!response || response.status < 200 || response.status >= 300) return false;
-  return (Array.isArray(response.json) && response.json.length > 0) || countHeader(context, exchange) !== undefined;
+  const records =
+    Array.isArray(response.json) && response.json.some((item) => typeof item === 'object' && item !== null && !Array.isArray(item));
+  return records || countHeader(context, exchange) !== undefined;
 }
 
 /**
  * Without any credential, no other road to a listing gives its data: path variants (trailing slash, double
- * slash, upper case, a matrix parameter, a percent-encoded letter, dot segments sent as written), HEAD, and
- * an empty POST with X-HTTP-Method-Override: GET. Judged by that rule only: a 301, 404, 405 or even a 5xx to
- * them is not this check's finding. An error in every mode: it is the auth check bypassed.
+ * slash, upper case, a matrix parameter, a percent-encoded letter, dot segments sent as written), HEAD, an
+ * empty POST with X-HTTP-Method-Override: GET, and OPTIONS, bare and as a CORS preflight. Judged by that rule
+ * only: a 204 or 200 with CORS headers, a 301, 404, 405 or even a 5xx to them is not this check's finding. An
+ * error in every mode: it is the auth check bypassed.
  */
 export const otherRoadsToData: ScenarioCheck = {
   name: 'other_roads_to_data',
   kind: 'scenario',
   judgesEachAnswer: true,
-  description: 'without a key, path variants, HEAD and a method-override POST give no records and no X-Total-Count',
+  description: 'without a key, path variants, HEAD, a method-override POST and OPTIONS give no records and no X-Total-Count',
   evidence: 'an answer (not a transport error) to at least one of the other roads',
   skip: ({ operation }) => (operation.apiKeyHeader ? undefined : notApplicable('the operation is not secured by an API key')),
   async run(context) {

@@ -173,6 +173,16 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     },
   },
   {
+    // A CORS layer lets preflights past the auth middleware, and the router hands OPTIONS to the GET handler.
+    name: 'OPTIONS /alert answered by the GET handler, with no key',
+    caughtBy: 'other_roads_to_data',
+    severity: 'error',
+    handle: (request, next) =>
+      request.method === 'OPTIONS'
+        ? next(withHeader(new Request(request.url, { headers: request.headers }), KEY_HEADER, VALID_KEY))
+        : next(request),
+  },
+  {
     name: 'X-Total-Count with words in it',
     caughtBy: 'response_headers_conformance',
     severity: 'warning',

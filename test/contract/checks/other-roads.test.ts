@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../../src/server/create-app.ts';
+import { runInProcess, spec } from '../../helpers.ts';
+
+const app = createApp({ spec, dataset: { seed: 4, counts: { alerts: 30, sensors: 12 } } });
+const roads = (fetch: (request: Request) => Response | Promise<Response>) =>
+  runInProcess(fetch, { checks: ['other_roads_to_data'], seed: 1 });
+
+describe('other_roads_to_data and OPTIONS', () => {
+  it('passes a CORS layer: a preflight gets 204 and its headers, a bare OPTIONS an allow-list', async () => {
+    const seen: string[] = [];
+    const cors = (request: Request) => {
+      if (request.method !== 'OPTIONS') return app.fetch(request);
+      const preflight = request.headers.has('access-control-request-method');
+      seen.push(preflight ? 'preflight' : 'bare');
+      const allow = { allow: 'GET, HEAD, OPTIONS', 'access-control-allow-origin': '*', 'access-control-allow-headers': 'x-api-key' };
+      return preflight
+        ? new Response(null, { status: 204, headers: allow })
+        : new Response(JSON.stringify(['GET', 'HEAD']), { status: 200, headers: { ...allow, 'content-type': 'application/json' } });
+    };
+    const report = await roads(cors);
+    expect(report.outcomes.map((o) => [o.operationId, o.status])).toEqual([
+      ['listAlerts', 'passed'],
+      ['listSensors', 'passed'],
+    ]);
+    expect(seen).toEqual(['bare', 'preflight', 'bare', 'preflight']);
+  });
+
+  it('fails a preflight answered with records, as an error naming the road', async () => {
+    const leaky = (request: Request) =>
+      request.method === 'OPTIONS' && request.headers.has('origin')
+        ? app.fetch(new Request(request.url, { headers: { 'x-api-key': 'tempmon-dev-key' } }))
+        : app.fetch(request);
+    const report = await roads(leaky);
+    const findings = report.outcomes.flatMap((o) => o.failures);
+    expect(findings.map((f) => [f.operationId, f.severity, f.message])).toEqual([
+      ['listAlerts', 'error', "OPTIONS /alert as a CORS preflight, without any key, gives the listing's data"],
+      ['listSensors', 'error', "OPTIONS /sensor as a CORS preflight, without any key, gives the listing's data"],
+    ]);
+  });
+});
