@@ -31,8 +31,11 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
   const asked = scope.settings.examples;
   const timed = await Promise.all(
     runs.map(async ({ context }) => {
-      const exchange = await context.send({ [context.parameters.search.name]: noMatchTerm(scope.settings.seed, TIMED_SEARCH) });
-      return exchange.response?.durationMs;
+      // On a connection of its own where the client can choose: a server keeping state per connection (a
+      // search, a replica) must not carry the timing read into the pages the checks read.
+      const query = { [context.parameters.search.name]: noMatchTerm(scope.settings.seed, TIMED_SEARCH) };
+      const exchange = context.sendOnOneConnection ? (await context.sendOnOneConnection([{ query }]))[0] : await context.send(query);
+      return exchange?.response?.durationMs;
     }),
   );
   const unloaded = scope.client.limit?.unloaded();

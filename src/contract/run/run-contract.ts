@@ -48,7 +48,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     const scope = { ...asked, settings: { ...asked.settings, examples: plan.examples.used } };
     // Fewer examples: the checks' contexts say so (nothing has read them yet).
     if (plan.examples.used !== plan.examples.asked)
-      for (const run of runs) run.context = contextFor(scope, run.operation, run.client, run.track);
+      for (const run of runs) run.context = contextFor(scope, run.operation, run.client, run.track, { shared: run.context });
     const outcomes = await checkOperations(scope, runs, probes);
     const coverage = await coverageOfRuns(runs);
     const { seed, examples } = scope.settings;
