@@ -71,6 +71,14 @@ export const HAZARD_TERMS: Readonly<Record<string, readonly HazardTerm[]>> = {
     { term: 'ＡＢＣ', looksFor: 'full-width forms' },
     { term: 'ı', looksFor: 'dotless i (Turkish case mapping)' },
   ],
+  // A mapping that changes a text's length: an index computed on the folded text runs past the original.
+  'case mappings that change length': [
+    { term: 'İ', looksFor: 'İ lowered to two code points (i and a combining dot): an index past the end of the term' },
+    { term: 'ß', looksFor: 'ß upper-cased to SS: a buffer sized for the original' },
+    { term: 'ŉ', looksFor: 'ŉ upper-cased to ʼN: one code point becomes two' },
+    { term: 'ﬁ', looksFor: 'the ligature ﬁ upper-cased to FI' },
+    { term: 'ς', looksFor: 'a final sigma: upper-cased to Σ, which lowers to σ (a round trip that changes the term)' },
+  ],
   'long terms': [
     { term: 'x'.repeat(1000), looksFor: 'a 1,000-character term (a column or buffer limit)' },
     { term: 'é'.repeat(500), looksFor: '1,000 bytes of UTF-8 in 500 characters' },

@@ -2,13 +2,16 @@ import fc from 'fast-check';
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
 import type { OperationContext } from '../model/context.ts';
+import { includesIgnoringCase } from './case-forms.ts';
 
-/** Whether `record` contains `term` in one of its strings (or strings of its arrays), ignoring case. */
+/**
+ * Whether `record` contains `term` in one of its strings (or strings of its arrays), ignoring case under simple
+ * or full case mapping (see case-forms.ts).
+ */
 export function containsTerm(record: unknown, term: string): boolean {
   if (typeof record !== 'object' || record === null) return false;
-  const needle = term.toLowerCase();
   return Object.values(record).some((value) =>
-    (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)),
+    (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && includesIgnoringCase(v, term)),
   );
 }
 

@@ -183,6 +183,19 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
         : next(request),
   },
   {
+    // A highlighter that finds the term in the lowered text and cuts the original there: İ lowers to two code
+    // points, so the index runs past the end and the server throws.
+    name: 'a 500 for a term holding İ (an index on the lowered text past the original)',
+    caughtBy: 'not_a_server_error',
+    severity: 'error',
+    // The hazard terms are what sends it.
+    options: { checks: ['not_a_server_error', 'search_special_terms'] },
+    handle: (request, next) =>
+      params(request).get('search')?.includes('İ')
+        ? Promise.resolve(new Response('RangeError: offset out of range', { status: 500 }))
+        : next(request),
+  },
+  {
     name: 'X-Total-Count with words in it',
     caughtBy: 'response_headers_conformance',
     severity: 'warning',
