@@ -22,6 +22,8 @@ export interface RecordedResponse {
   readonly durationMs: number;
   /** The client's number of the connection it came on (1 for the run's first), over the network; absent in-process. */
   readonly connection?: number;
+  /** The answer held a credential (read before redaction): where, and whether the request carried it (an echo). */
+  readonly secretExposed?: { readonly echo: boolean; readonly where: 'body' | 'headers' };
 }
 
 /** One request and what came of it: a response, or a transport error (refused, timeout, too large...). */

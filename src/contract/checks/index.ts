@@ -20,6 +20,7 @@ import { paginationConsistency } from './pagination-consistency.ts';
 import { positiveDataAcceptance } from './positive-data-acceptance.ts';
 import { responseHeadersConformance } from './response-headers-conformance.ts';
 import { responseReceived } from './response-received.ts';
+import { noSecretInAnswers } from './no-secret-in-answers.ts';
 import { responseSchemaConformance } from './response-schema-conformance.ts';
 import { searchCaseInsensitive } from './search-case-insensitive.ts';
 import { searchFindsRecord } from './search-finds-record.ts';
@@ -53,6 +54,7 @@ export const ALL_CHECKS: readonly Check[] = [
   totalCountHeader,
   linkHeader,
   responseReceived,
+  noSecretInAnswers,
   notAServerError,
   statusCodeConformance,
   contentTypeConformance,

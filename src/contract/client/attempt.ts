@@ -2,6 +2,7 @@
 import { redact, redactValue, type Secrets } from '../../secrets/redact.ts';
 import type { RecordedResponse } from '../types.ts';
 import { describeNetworkError } from './network-error.ts';
+import { exposure } from './secret-exposure.ts';
 import { HEAD_CHARS, readCapped, type Body } from './read-capped.ts';
 import { rejection, type Answer, type Transport } from './transports.ts';
 
@@ -23,6 +24,10 @@ export interface AttemptRequest {
   /** A 429 comes back as `retryAfter` rather than as the response. */
   readonly mayRetry: boolean;
   readonly secrets: Secrets;
+  /** The run's credentials (its key, credential --header values), to tell an answer that hands one out. */
+  readonly credentials?: Secrets;
+  /** The credentials this request carried (its key or a look-alike, credential headers): an answer may echo them. */
+  readonly carried?: readonly string[];
   /** The path and query to send as they are, instead of `url`'s. */
   readonly written?: string;
 }
@@ -48,7 +53,8 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
   let capReached = false;
   // Read each time a chunk comes: a body read alongside the first one over the cap stops at the small cap too.
   const cap = () => (capReached ? reducedCap : limits.maxBodyBytes);
-  return async ({ url, method, headers, mayRetry, secrets, written }: AttemptRequest): Promise<Attempt> => {
+  return async (request: AttemptRequest): Promise<Attempt> => {
+    const { url, method, headers, mayRetry, written } = request;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), limits.timeoutMs);
     const onDeadline = () => controller.abort(new Error(DEADLINE_REACHED));
@@ -67,7 +73,7 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
         stats.cut += 1;
         capReached = true;
       }
-      return recorded(answer, body, secrets, Math.round(performance.now() - started), limits.maxBodyBytes);
+      return recorded(answer, body, request, Math.round(performance.now() - started), limits.maxBodyBytes);
     } catch (error) {
       if (limits.signal?.aborted) return { error: DEADLINE_REACHED };
       return { error: controller.signal.aborted ? `${TIMED_OUT} ${limits.timeoutMs} ms` : describeNetworkError(error) };
@@ -79,8 +85,17 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
 }
 
 /** The response as recorded: redacted, its JSON parsed from the raw text; a body over the cap kept as its head. */
-function recorded(answer: Answer, body: Body, secrets: Secrets, durationMs: number, maxBodyBytes: number): Attempt {
+function recorded(answer: Answer, body: Body, request: AttemptRequest, durationMs: number, maxBodyBytes: number): Attempt {
+  const { secrets, credentials, carried = [] } = request;
+  const exposed = credentials
+    ? exposure(
+        { body: (body.cut ? body.head : body.bytes).toString('utf8'), headers: Object.entries(answer.headers).flat().join('\n') },
+        credentials,
+        carried,
+      )
+    : undefined;
   const response = {
+    ...(exposed ? { secretExposed: exposed } : {}),
     status: answer.status,
     // Names too: a target may echo the key in a header's name (every character of many keys is allowed there).
     headers: Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [redact(n, secrets), redact(v, secrets)])),

@@ -9,6 +9,7 @@ import { createScheduler, type Scheduler } from './scheduler.ts';
 import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';
 import { createSendAlone, overloaded, SENT_ALONE_CAP, type SendAlone } from './send-alone.ts';
 import { createTimingLog, type TimingLog } from './timing-log.ts';
+import { isCredentialHeader } from './secret-exposure.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
 import { Client, type Dispatcher } from 'undici';
 
@@ -194,11 +195,17 @@ function sendingOf(options: HttpClientOptions): Sending {
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
   const attempt = createAttempt(options, transport, stats);
   const cap = options.sendAloneCap ?? SENT_ALONE_CAP;
+  // What an answer must not hand out: the key, and the --header values of credential headers only.
+  const credentials: Secrets = {
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    headerValues: Object.entries(options.headers ?? {}).flatMap(([name, value]) => (isCredentialHeader(name) ? [value] : [])),
+  };
   const timing = createTimingLog(limit, cap);
   const signal = options.signal ? { signal: options.signal } : {};
   return {
     options,
     secrets,
+    credentials,
     stats,
     scheduler,
     limit,
@@ -215,6 +222,7 @@ function sendingOf(options: HttpClientOptions): Sending {
 interface Sending {
   readonly options: HttpClientOptions;
   readonly secrets: Secrets;
+  readonly credentials: Secrets;
   readonly stats: { sent: number; retried: number; cut: number };
   readonly scheduler: Scheduler;
   readonly limit: ConcurrencyLimit;
@@ -227,7 +235,10 @@ interface Sending {
 
 /** The request made, with its attempt through `via` (retries counted) and the time its last attempt started. */
 function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
-  const made = makeRequest(sending.options, sending.endpoint, sending.secrets, ask.path, ask.query, ask.options ?? {});
+  const made = {
+    ...makeRequest(sending.options, sending.endpoint, sending.secrets, ask.path, ask.query, ask.options ?? {}),
+    credentials: sending.credentials,
+  };
   const kind = sending.options.requestKind?.(ask.path, ask.query) ?? ask.path;
   const self: Made = {
     ...made,
@@ -343,5 +354,7 @@ function makeRequest(
       Object.entries(headers).map(([n, v]) => [n, other && n === options.apiKeyHeader ? OTHER_KEY : redact(v, secrets)]),
     ),
   };
-  return { url, method, headers, secrets, recorded, ...(written ? { written } : {}) };
+  // What the request carried that an answer may echo: its headers' values and their words, its query's values.
+  const carried = [...Object.values(headers).flatMap((v) => [v, ...v.split(/[\s,;]+/)]), ...url.searchParams.values()];
+  return { url, method, headers, secrets, recorded, carried, ...(written ? { written } : {}) };
 }

@@ -30,9 +30,10 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
   const base = (check: ResponseCheck) => outcomeBase(check, context.operation.operationId);
   return {
     inspect(exchange: Exchange, place: Place): void {
-      tally.add(exchange);
+      // A request off the interface is judged by its own check's rule, and by those that see every answer.
+      if (!exchange.judgedAlone) tally.add(exchange);
       for (const entry of judged) {
-        if (entry.skip) continue;
+        if (entry.skip || (exchange.judgedAlone && !entry.check.everyAnswer)) continue;
         if (entry.check.needs?.found(exchange)) entry.found = true;
         entry.check.inspect(exchange, context).forEach((finding: Finding, i) => {
           const at = [...place, i];

@@ -29,6 +29,8 @@ export interface ResponseCheck extends CheckBase {
    * when no answer has it, the check is skipped for want of evidence, `missing` saying what was not seen.
    */
   readonly needs?: { found(exchange: Exchange): boolean; readonly missing: string };
+  /** It sees every answer, those to requests off the interface (Exchange.judgedAlone) too. */
+  readonly everyAnswer?: boolean;
   inspect(exchange: Exchange, context: OperationContext): Finding[];
 }
 

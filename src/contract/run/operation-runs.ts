@@ -35,8 +35,9 @@ export function prepareRuns(scope: RunScope, operations: readonly Operation[]): 
   const responseChecks = scope.checks.filter((c) => c.kind === 'response');
   return operations.map((operation, index) => {
     const recorder = createExchangeRecorder(index, (exchange, place) => {
-      // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them.
-      if (exchange.error !== DEADLINE_REACHED && !exchange.judgedAlone) run.judge.inspect(exchange, place);
+      // Requests the deadline stopped are the kit's doing, not the target's: no response check judges them;
+      // one off the interface only those that see every answer.
+      if (exchange.error !== DEADLINE_REACHED) run.judge.inspect(exchange, place);
       if (!sent(exchange)) return;
       const first = exchange.firstUnderLoad;
       if (first) scope.options.record?.(first, place);

@@ -196,6 +196,36 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
         : next(request),
   },
   {
+    // An error message written to help: it hands the key to anyone who asks.
+    name: 'a 401 for a wrong key that names the right one',
+    caughtBy: 'no_secret_in_answers',
+    severity: 'error',
+    options: { checks: ['no_secret_in_answers', 'ignored_auth'] },
+    handle: (request, next) => {
+      const key = request.headers.get(KEY_HEADER);
+      if (key === VALID_KEY) return next(request);
+      const problem = { title: 'Unauthorized', status: 401, detail: `key ${JSON.stringify(key)} is not valid; expected ${VALID_KEY}` };
+      return Promise.resolve(
+        new Response(JSON.stringify(problem), { status: 401, headers: { 'content-type': 'application/problem+json' } }),
+      );
+    },
+  },
+  {
+    // Echoes the key it was sent, in any letter case: the kit sends the key with its case swapped.
+    name: "a 401 echoing the wrong key it got (the key's case swapped among them)",
+    caughtBy: 'no_secret_in_answers',
+    severity: 'warning',
+    options: { checks: ['no_secret_in_answers', 'ignored_auth'] },
+    handle: (request, next) => {
+      const key = request.headers.get(KEY_HEADER);
+      if (key === VALID_KEY) return next(request);
+      const problem = { title: 'Unauthorized', status: 401, detail: `key ${JSON.stringify(key)} is not valid` };
+      return Promise.resolve(
+        new Response(JSON.stringify(problem), { status: 401, headers: { 'content-type': 'application/problem+json' } }),
+      );
+    },
+  },
+  {
     name: 'X-Total-Count with words in it',
     caughtBy: 'response_headers_conformance',
     severity: 'warning',

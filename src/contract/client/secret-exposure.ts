@@ -1,0 +1,44 @@
+// Whether an answer hands out a credential: read before the client redacts it (after, nothing would show).
+import { redact, type Secrets } from '../../secrets/redact.ts';
+
+/** A credential in an answer: where, and whether the request carried it itself (an echo). */
+export interface SecretExposure {
+  /** The request carried it: an echo of its own credential. */
+  readonly echo: boolean;
+  readonly where: 'body' | 'headers';
+}
+
+/** Credential headers among --header: Authorization, Cookie, and names ending in -key or -token. */
+export const isCredentialHeader = (name: string) => /^(authorization|cookie)$|-(key|token)$/i.test(name);
+
+/** `text` without the credentials the request carried, whole, as sent or URL-encoded. */
+function withoutCarried(text: string, carried: readonly string[]): string {
+  let rest = text;
+  for (const value of carried)
+    if (value.length > 0) for (const form of new Set([value, encodeURIComponent(value)])) rest = rest.split(form).join(' ');
+  return rest;
+}
+
+/**
+ * Whether `texts` (an answer's body and headers, raw) hold a credential: the key, or for a key of 16 characters
+ * or more any run of 8 of its characters, in any form the redactor catches (`credentials`). Held once the
+ * credentials the request carried (`carried`: its key, a look-alike, its credential headers) are taken out: a
+ * leak; held only in them: an echo.
+ *
+ * @example
+ * exposure({ body: '{"detail":"expected sk_live_4f9a2b7c1d3e5a6b"}', headers: '' }, credentials, ['wrong-key']);
+ * // { echo: false, where: 'body' }
+ */
+export function exposure(
+  texts: { readonly body: string; readonly headers: string },
+  credentials: Secrets,
+  carried: readonly string[],
+): SecretExposure | undefined {
+  if (credentials.apiKey === undefined && credentials.headerValues.length === 0) return undefined;
+  const shows = (text: string) => text.length > 0 && redact(text, credentials) !== text;
+  for (const where of ['body', 'headers'] as const) {
+    if (!shows(texts[where])) continue;
+    return { echo: !shows(withoutCarried(texts[where], carried)), where };
+  }
+  return undefined;
+}
