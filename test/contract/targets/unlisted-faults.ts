@@ -4,6 +4,13 @@ import { KEY_HEADER, VALID_KEY, mapPage, withHeader, withUrl, type Fault, type J
 
 const params = (request: Request) => new URL(request.url).searchParams;
 
+/** A 401 problem+json saying `detail`. */
+const unauthorized = (detail: string) =>
+  new Response(JSON.stringify({ title: 'Unauthorized', status: 401, detail }), {
+    status: 401,
+    headers: { 'content-type': 'application/problem+json' },
+  });
+
 /** Every record the mock holds for the request's other parameters, read without search at size 100. */
 export async function allRecords(request: Request, next: Next): Promise<Json[]> {
   const records: Json[] = [];
@@ -204,10 +211,7 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     handle: (request, next) => {
       const key = request.headers.get(KEY_HEADER);
       if (key === VALID_KEY) return next(request);
-      const problem = { title: 'Unauthorized', status: 401, detail: `key ${JSON.stringify(key)} is not valid; expected ${VALID_KEY}` };
-      return Promise.resolve(
-        new Response(JSON.stringify(problem), { status: 401, headers: { 'content-type': 'application/problem+json' } }),
-      );
+      return Promise.resolve(unauthorized(`key ${JSON.stringify(key)} is not valid; expected ${VALID_KEY}`));
     },
   },
   {
@@ -219,10 +223,7 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     handle: (request, next) => {
       const key = request.headers.get(KEY_HEADER);
       if (key === VALID_KEY) return next(request);
-      const problem = { title: 'Unauthorized', status: 401, detail: `key ${JSON.stringify(key)} is not valid` };
-      return Promise.resolve(
-        new Response(JSON.stringify(problem), { status: 401, headers: { 'content-type': 'application/problem+json' } }),
-      );
+      return Promise.resolve(unauthorized(`key ${JSON.stringify(key)} is not valid`));
     },
   },
   {
