@@ -19,6 +19,8 @@ export interface QueryParameter {
   readonly schema: SchemaObject;
   /** The `x-assumed` reason when the parameter is our assumption rather than the interface's. */
   readonly assumed?: string;
+  /** `x-empty-means-absent`: the parameter sent empty means what leaving it out means (an empty search, no filter). */
+  readonly emptyMeansAbsent?: boolean;
 }
 
 /** A documented response of an operation. */
@@ -95,6 +97,7 @@ export function listOperations(document: OpenAPIObject): Operation[] {
             required: p.required === true,
             schema: resolveRef<SchemaObject>(document, p.schema ?? {}),
             ...(typeof p['x-assumed'] === 'string' ? { assumed: p['x-assumed'] } : {}),
+            ...(p['x-empty-means-absent'] === true ? { emptyMeansAbsent: true } : {}),
           })),
         ...(apiKeyHeader ? { apiKeyHeader } : {}),
         responses: Object.entries(operation.responses ?? {}).map(([status, ref]) => {

@@ -65,7 +65,10 @@ function judgeLinks(context: OperationContext, request: ResolvedRequest, exchang
         url.href,
       );
     }
-    if (request.term && search !== term)
+    // Read as the server reads it: parsed (any order, any encoding), and an empty search equal to none where the
+    // spec says so (x-empty-means-absent).
+    const same = search === term || (names.search.emptyMeansAbsent === true && (search ?? '') === '' && term === '');
+    if (request.term && !same)
       return fail(`${where}: Link rel="${rel}" drops or changes the search`, `${names.search.name}=${term}`, url.href);
   }
   return { kind: 'pass' };
