@@ -107,6 +107,8 @@ export interface CheckOutcome {
   readonly description: string;
   /** What the check needs to give a verdict, in words. */
   readonly evidence?: string;
+  /** Parts of its claim this target gave nothing to see (a tiebreak with no ties): reported, not passed. */
+  readonly notObserved?: readonly string[];
 }
 
 /**

@@ -1,10 +1,13 @@
 import { comparable, compareRecords, describeOrder } from '../../spec/record-order.ts';
 import { identity } from '../model/answers.ts';
 import { needListing, pagesHolding } from '../model/listing.ts';
-import { noEvidence, notApplicable } from '../model/skip.ts';
+import { noEvidence, notApplicable, partly } from '../model/skip.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 
-/** The listing comes in the order its `x-order` states (assumed in our spec: a warning). */
+/**
+ * The listing comes in the order its `x-order` states (assumed in our spec: a warning). A key past the first is
+ * seen only where neighbours tie on the keys before it; where none do, it is reported as not observable.
+ */
 export const documentedOrder: ScenarioCheck = {
   name: 'documented_order',
   kind: 'scenario',
@@ -19,10 +22,13 @@ export const documentedOrder: ScenarioCheck = {
     const { records } = listing;
     const shown = (r: Record<string, unknown>) => order.map(({ field }) => `${field} ${String(r[field])}`).join(', ');
     let compared = 0;
+    // For each key past the first, whether two neighbours tied on every key before it: else it went unseen.
+    const tied = order.map(() => false);
     for (let i = 1; i < records.length; i += 1) {
       const [a, b] = [records[i - 1]!, records[i]!];
       if (!comparable(order, a, b)) continue;
       compared += 1;
+      for (let k = 1; k < order.length && compareRecords(order.slice(0, k), a, b) === 0; k += 1) tied[k] = true;
       if (compareRecords(order, a, b) > 0) {
         return [
           {
@@ -37,6 +43,17 @@ export const documentedOrder: ScenarioCheck = {
         ];
       }
     }
-    return compared > 0 ? [] : noEvidence(`no two neighbouring records both carry ${order[0]!.field}`);
+    if (compared === 0) return noEvidence(`no two neighbouring records both carry ${order[0]!.field}`);
+    const unseen = order.flatMap(({ field, direction }, k) =>
+      k > 0 && !tied[k]
+        ? [
+            `the tiebreak by ${field} ${direction === 'asc' ? 'ascending' : 'descending'}: no two records read share ${order
+              .slice(0, k)
+              .map((o) => o.field)
+              .join(' and ')}`,
+          ]
+        : [],
+    );
+    return partly([], unseen);
   },
 };

@@ -4,7 +4,7 @@ import type { OperationContext } from '../model/context.ts';
 import { recountAgain, type Recheck } from '../moment/at-once.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { needRecords } from '../model/answers.ts';
-import { notApplicable } from '../model/skip.ts';
+import { notApplicable, partly } from '../model/skip.ts';
 import { countHeader, pageQuery, firstPage } from '../model/listing-query.ts';
 import { noMatchTerm } from '../material/search-term.ts';
 
@@ -48,7 +48,12 @@ export const totalCountHeader: ScenarioCheck = {
     }
     const none = await context.send({ [context.parameters.search.name]: noMatchTerm(context.seed) });
     const noneHeader = countHeader(context, none);
-    if (none.response?.status === 200 && noneHeader !== undefined && noneHeader !== '0') {
+    // The count after a search is seen only on a 200 that sends the header.
+    if (none.response?.status !== 200 || noneHeader === undefined)
+      return partly(findings, [
+        `the count after a search: a search for a term nothing holds got ${none.response ? `${none.response.status}${noneHeader === undefined ? ' without X-Total-Count' : ''}` : none.error}`,
+      ]);
+    if (noneHeader !== '0') {
       findings.push({
         severity: 'warning',
         message: 'X-Total-Count ignores the search',

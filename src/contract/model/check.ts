@@ -1,6 +1,6 @@
 // What a check is: a response check judging every answer, or a scenario check sending its own requests.
 import type { Exchange, Failure } from '../types.ts';
-import type { Skip } from './skip.ts';
+import type { Partly, Skip } from './skip.ts';
 import type { OperationContext } from './context.ts';
 
 /** A failure as a check reports it; the runner adds the check's name and the operation. */
@@ -47,7 +47,7 @@ export interface ScenarioCheck extends CheckBase {
    * wait on each answer in turn, so those are not held up behind them.
    */
   readonly background?: boolean;
-  run(context: OperationContext): Promise<Finding[] | Skip>;
+  run(context: OperationContext): Promise<Finding[] | Skip | Partly>;
 }
 
 /** Either kind of check. */

@@ -24,15 +24,17 @@ export const replayCommand = (target: string, seed: number, check: string) =>
 
 /**
  * A check's line: its worst status over the operations, and, when some operations were skipped and
- * others not, how many were evaluated: a pass on some operations only is PART, never PASS.
+ * others not, how many were evaluated: a pass on some operations only, or on part of its claim (a part not
+ * observable here), is PART, never PASS.
  */
 function statusLine(check: string, outcomes: readonly CheckOutcome[]): string {
   const worst = (['failed', 'warned', 'passed', 'skipped'] as const).find((s) => outcomes.some((o) => o.status === s))!;
   const skipped = outcomes.filter((o) => o.status === 'skipped');
-  const some = skipped.length > 0 && skipped.length < outcomes.length;
-  const partly = some
-    ? ` (${outcomes.length - skipped.length} of ${outcomes.length} operations; ${skipped.length} SKIP: ${preview(skipped[0]!.skipReason ?? '', 100)})`
-    : '';
+  const some = (skipped.length > 0 && skipped.length < outcomes.length) || outcomes.some((o) => o.notObserved);
+  const partly =
+    skipped.length > 0 && skipped.length < outcomes.length
+      ? ` (${outcomes.length - skipped.length} of ${outcomes.length} operations; ${skipped.length} SKIP: ${preview(skipped[0]!.skipReason ?? '', 100)})`
+      : '';
   return `${some && worst === 'passed' ? 'PART' : MARK[worst]} ${check}${partly}: ${outcomes[0]!.description}`;
 }
 
@@ -58,6 +60,7 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
         lines.push(
           `  ${outcome.operationId}: skipped, ${outcome.skipReason ?? ''}${outcome.skipCause === 'no-evidence' && outcome.evidence && !/^(data changed|the run's)/.test(outcome.skipReason ?? '') ? ` (needs ${outcome.evidence})` : ''}`,
         );
+      for (const unseen of outcome.notObserved ?? []) lines.push(`  ${outcome.operationId}: not observable here: ${unseen}`);
       for (const failure of outcome.failures) {
         const times = (failure.occurrences ?? 1) > 1 ? ` (${failure.occurrences} times)` : '';
         const follows = failure.followsFrom ? ` (follows from ${failure.followsFrom}: the same request gets other answers)` : '';

@@ -20,7 +20,13 @@ export async function runScenario(check: Check, context: OperationContext, stopp
   if (skip) return { ...base, status: 'skipped', failures: [], skipReason: skip.skip, skipCause: skip.cause };
   const result = await check.run(context);
   if ('skip' in result) return { ...base, status: 'skipped', failures: [], skipReason: result.skip, skipCause: result.cause };
-  return { ...base, status: 'passed', failures: result.map((f) => ({ ...f, check: check.name, operationId: base.operationId })) };
+  const [findings, notObserved] = 'notObserved' in result ? [result.findings, result.notObserved] : [result, []];
+  return {
+    ...base,
+    status: 'passed',
+    failures: findings.map((f) => ({ ...f, check: check.name, operationId: base.operationId })),
+    ...(notObserved.length > 0 ? { notObserved } : {}),
+  };
 }
 
 /** Runs `group` one check after another on `context`. */

@@ -115,4 +115,13 @@ describe('the console report', () => {
       /search=x' {2}# sent alone; first with 6 in flight: no complete response within 10000 ms$/,
     );
   });
+
+  it('says PART, with what was not observable, for a check that saw part of its claim', () => {
+    const text = report([
+      outcome('listAlerts', 'passed', { notObserved: ['the tiebreak by id ascending: no two records read share created_at'] }),
+    ]);
+    expect(statusLine(text)).toMatch(/^PART stable_order: /);
+    expect(text).toContain('  listAlerts: not observable here: the tiebreak by id ascending: no two records read share created_at');
+    expect(text.split('\n').at(-1)).toBe('conformant');
+  });
 });
