@@ -22,7 +22,7 @@ export const responseReceived: ResponseCheck = {
     if (exchange.error) {
       const underLoad = first ? `; first with ${first.inFlight} in flight: ${first.error}` : '';
       const notAlone = exchange.notSentAlone
-        ? `, with ${exchange.inFlight} in flight (not sent again alone: the run's re-sends were spent)`
+        ? `, with ${exchange.inFlight} in flight (not sent again alone: the run's re-sends were spent, or it went on a connection of its own)`
         : '';
       return [
         {

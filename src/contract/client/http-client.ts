@@ -292,7 +292,9 @@ async function deliver(
     }
     const load = overloaded(result) ? sending.alone.loadAt(made.startedAt, made.inFlight) : made.inFlight;
     const exchange = { ...answered(head, startedDateTime, result, made.secrets, scheduler, tries), inFlight: load };
-    if (!mayGoAlone || !overloaded(result) || load <= 1) return exchange;
+    if (!overloaded(result) || load <= 1) return exchange;
+    // On a connection of its own, what it does alone elsewhere is another request: it stays not sent again.
+    if (!mayGoAlone) return sending.alone.notAgain(exchange);
     // Alone, with the full timeout, and no retry of a 429: its answer is the request's own.
     return sending.alone.again(exchange, async () => {
       const again = await made.attempt(0, false);

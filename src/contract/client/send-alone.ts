@@ -22,9 +22,9 @@ export interface SendAlone {
   /** Keeps `request` as the probe of its kind: it got an ordinary answer. */
   remember(kind: string, request: AttemptRequest): void;
   /**
-   * The load a request that failed had to bear: the most in flight while it was, or, when it started within a
-   * timeout of an earlier failure under load, that failure's (the target may still have been running the
-   * requests the kit gave up on, a database's queries most often). Records this failure for the next.
+   * The load a request that failed had to bear: the most in flight while it was, or, when it started within as
+   * many timeouts as an earlier failure under load bore requests, that failure's (the target may still have been
+   * running the requests the kit gave up on, a database's queries most often). Records this failure for the next.
    */
   loadAt(startedAt: number, inFlight: number): number;
   /**
@@ -33,6 +33,8 @@ export interface SendAlone {
    * `notSentAlone` when the run's re-sends are spent or its deadline came first.
    */
   again(first: Exchange, resend: () => Promise<Exchange>): Promise<Exchange>;
+  /** `first` marked `notSentAlone`, and counted: a request that cannot be sent again alone. */
+  notAgain(first: Exchange): Exchange;
 }
 
 /**
@@ -76,6 +78,10 @@ export function createSendAlone(parts: {
       if (!overloaded(result) && !limit.queueing(probe.kind, performance.now() - started)) return;
     }
   };
+  const notAgain = (first: Exchange): Exchange => {
+    timing.sentAlone('notSent');
+    return { ...first, notSentAlone: true };
+  };
   /** The last failure under load: when it ended, and the load it bore. */
   let lastFailure = { at: Number.NEGATIVE_INFINITY, load: 0 };
   return {
@@ -83,24 +89,20 @@ export function createSendAlone(parts: {
       probes.set(kind, request);
     },
     loadAt(startedAt, inFlight) {
-      const load = Math.max(inFlight, startedAt - lastFailure.at < timeoutMs ? lastFailure.load : 0);
+      // The target may still run each of the `load` requests given up on for up to a timeout.
+      const load = Math.max(inFlight, startedAt - lastFailure.at < timeoutMs * lastFailure.load ? lastFailure.load : 0);
       if (load > 1) lastFailure = { at: performance.now(), load };
       return load;
     },
+    notAgain,
     async again(first, resend) {
-      if (left <= 0 || signal?.aborted) {
-        timing.sentAlone('notSent');
-        return { ...first, notSentAlone: true };
-      }
+      if (left <= 0 || signal?.aborted) return notAgain(first);
       left -= 1;
       const alone = await scheduler.alone(async (mayGo) => {
         await quietAgain(mayGo);
         return (await mayGo()) ? resend() : undefined;
       });
-      if (!alone || alone.error === DEADLINE_REACHED) {
-        timing.sentAlone('notSent');
-        return { ...first, notSentAlone: true };
-      }
+      if (!alone || alone.error === DEADLINE_REACHED) return notAgain(first);
       timing.sentAlone(alone.error ? 'failedAlone' : 'answered');
       return { ...alone, firstUnderLoad: first };
     },
