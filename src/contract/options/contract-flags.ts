@@ -70,7 +70,10 @@ export const CONTRACT_FLAGS = [
   {
     name: 'max-duration',
     value: 'SECONDS',
-    help: ["the whole run's deadline (default {default}); checks not reached are skipped"],
+    help: [
+      "the whole run's budget and deadline (default {default}): --examples is trimmed to fit an estimate made",
+      'after the first reads; checks not reached by the deadline are skipped',
+    ],
     integer: { min: 1, max: 86_400 },
     option: 'maxDurationMs',
     scale: 1000,
