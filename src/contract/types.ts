@@ -20,7 +20,7 @@ export interface RecordedResponse {
   /** The body parsed as JSON, or undefined when it is not JSON. */
   readonly json?: unknown;
   readonly durationMs: number;
-  /** The client's number of the connection it came on (1 for the run's first), over the network; absent in-process. */
+  /** The number of the connection it came on (unique in the process, whichever client opened it), over the network; absent in-process. */
   readonly connection?: number;
   /** The answer held a credential (read before redaction): where, and whether the request carried it (an echo). */
   readonly secretExposed?: { readonly echo: boolean; readonly where: 'body' | 'headers' };

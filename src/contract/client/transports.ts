@@ -24,7 +24,7 @@ export interface Answer {
   /** Names lower-cased, repeated headers joined. */
   readonly headers: Record<string, string>;
   readonly body: BodySource;
-  /** The transport's number of the connection the request went on (1 for its first); absent in-process. */
+  /** The process's number of the connection the request went on, unique across transports; absent in-process. */
   readonly connection?: number;
 }
 
@@ -67,17 +67,20 @@ export type Transport = (
   written?: string,
 ) => Promise<Answer>;
 
+// One numbering for every transport of the process: a connection of its own (an undici Client beside the pool)
+// must not share a number with one of the pool's, or two connections would read as one.
+const sockets = new WeakMap<object, number>();
+let opened = 0;
+const numberOf = (socket: object): number => {
+  const known = sockets.get(socket);
+  if (known !== undefined) return known;
+  opened += 1;
+  sockets.set(socket, opened);
+  return opened;
+};
+
 export function undiciTransport(dispatcher: Dispatcher): Transport {
   followConnections();
-  const sockets = new WeakMap<object, number>();
-  let opened = 0;
-  const numberOf = (socket: object): number => {
-    const known = sockets.get(socket);
-    if (known !== undefined) return known;
-    opened += 1;
-    sockets.set(socket, opened);
-    return opened;
-  };
   return async (url, method, headers, signal, written) => {
     // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
     // because ours (covering headers and body) aborts through the signal. A path as written goes through the
