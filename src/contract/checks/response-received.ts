@@ -1,8 +1,7 @@
 import type { Finding, ResponseCheck } from '../model/check.ts';
 import type { Exchange } from '../types.ts';
 import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
-
-const seconds = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
+import { duration } from '../../shared/duration.ts';
 
 /**
  * Every request gets a complete response within the timeout and under the body cap. One that timed out or lost
@@ -44,9 +43,9 @@ function aloneAnswered(exchange: Exchange, first: Exchange): Finding {
   const took = exchange.response?.durationMs;
   return {
     severity: 'warning',
-    message: `${first.error} with ${first.inFlight} in flight; alone it answered${took === undefined ? '' : ` in ${seconds(took)}`}`,
+    message: `${first.error} with ${first.inFlight} in flight; alone it answered${took === undefined ? '' : ` in ${duration(took)}`}`,
     expected: `a complete response with ${first.inFlight} in flight`,
-    actual: `${first.error}; alone: ${exchange.response?.status ?? ''}${took === undefined ? '' : ` in ${seconds(took)}`}`,
+    actual: `${first.error}; alone: ${exchange.response?.status ?? ''}${took === undefined ? '' : ` in ${duration(took)}`}`,
     exchange,
   };
 }

@@ -2,7 +2,7 @@
 import { redact, redactValue, type Secrets } from '../../secrets/redact.ts';
 import type { RecordedResponse } from '../types.ts';
 import { describeNetworkError } from './network-error.ts';
-import { exposure } from './secret-exposure.ts';
+import { carriedBy, exposure } from './secret-exposure.ts';
 import { HEAD_CHARS, readCapped, type Body } from './read-capped.ts';
 import { rejection, type Answer, type Transport } from './transports.ts';
 
@@ -26,8 +26,6 @@ export interface AttemptRequest {
   readonly secrets: Secrets;
   /** The run's credentials (its key, credential --header values), to tell an answer that hands one out. */
   readonly credentials?: Secrets;
-  /** The credentials this request carried (its key or a look-alike, credential headers): an answer may echo them. */
-  readonly carried?: readonly string[];
   /** The path and query to send as they are, instead of `url`'s. */
   readonly written?: string;
 }
@@ -86,30 +84,30 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
 
 /** The response as recorded: redacted, its JSON parsed from the raw text; a body over the cap kept as its head. */
 function recorded(answer: Answer, body: Body, request: AttemptRequest, durationMs: number, maxBodyBytes: number): Attempt {
-  const { secrets, credentials, carried = [] } = request;
-  const exposed = credentials
-    ? exposure(
-        { body: (body.cut ? body.head : body.bytes).toString('utf8'), headers: Object.entries(answer.headers).flat().join('\n') },
-        credentials,
-        carried,
-      )
-    : undefined;
+  const { secrets, credentials } = request;
+  const raw = (body.cut ? body.head : body.bytes).toString('utf8');
+  const text = redact(raw, secrets);
+  // Names too: a target may echo the key in a header's name (every character of many keys is allowed there).
+  const headers = Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [redact(n, secrets), redact(v, secrets)]));
+  const rawHeaders = Object.entries(answer.headers).flat().join('\n');
+  // The run's credentials are among its secrets: only an answer redaction changed can hold one.
+  const touched = text !== raw || Object.entries(headers).flat().join('\n') !== rawHeaders;
+  const exposed =
+    touched && credentials ? exposure({ body: raw, headers: rawHeaders }, credentials, carriedBy(request.headers, request.url)) : undefined;
   const response = {
     ...(exposed ? { secretExposed: exposed } : {}),
     status: answer.status,
-    // Names too: a target may echo the key in a header's name (every character of many keys is allowed there).
-    headers: Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [redact(n, secrets), redact(v, secrets)])),
+    headers,
     durationMs,
     ...(answer.connection !== undefined ? { connection: answer.connection } : {}),
   };
   if (body.cut) {
     const reduced = body.cap < maxBodyBytes;
     const error = `body larger than ${body.cap} bytes; reading stopped${reduced ? ` (after a body over ${maxBodyBytes} bytes earlier in this run, later ones are read only up to ${body.cap})` : ''}`;
-    return { response: { ...response, text: redact(body.head.toString('utf8'), secrets).slice(0, HEAD_CHARS) }, error };
+    return { response: { ...response, text: text.slice(0, HEAD_CHARS) }, error };
   }
   // Parsed from the raw text, then redacted: a preview cut later from any value is already clean.
-  const raw = body.bytes.toString('utf8');
-  return { response: { ...response, text: redact(raw, secrets), ...parseJson(raw, secrets) } };
+  return { response: { ...response, text, ...parseJson(raw, secrets) } };
 }
 
 function parseJson(raw: string, secrets: Secrets): { json?: unknown } {

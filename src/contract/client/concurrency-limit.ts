@@ -2,6 +2,7 @@
 // and the limit follows latency per kind of request (a plain page, a page far in, a search), as Envoy's adaptive
 // concurrency and Netflix's Vegas limiter do: latency well above what the kind takes unloaded is queueing.
 import type { LimitChange } from '../types.ts';
+import { duration } from '../../shared/duration.ts';
 
 export type { LimitChange } from '../types.ts';
 
@@ -71,7 +72,6 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
     limit = to;
   };
   const queueing = (base: number | undefined, latencyMs: number) => base !== undefined && latencyMs > base * TOLERANCE + SLACK_MS;
-  const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
   return {
     ceiling: top,
     current: () => limit,
@@ -90,7 +90,7 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
       if (!failed && inFlight <= ALONE_IN_FLIGHT && (base === undefined || latencyMs < base)) unloaded.set(kind, latencyMs);
       if (failed) worst = { level: 2, why: `a request timed out or was reset with ${inFlight} in flight` };
       else if (base !== undefined && queueing(base, latencyMs) && worst.level < 1)
-        worst = { level: 1, why: `${kind} took ${ms(latencyMs)} with ${inFlight} in flight, ${ms(base)} alone` };
+        worst = { level: 1, why: `${kind} took ${duration(latencyMs)} with ${inFlight} in flight, ${duration(base)} alone` };
       if (since < limit) return;
       const seen = worst;
       worst = { level: 0, why: '' };

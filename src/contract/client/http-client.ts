@@ -258,8 +258,7 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
       if (!('error' in result && result.error === DEADLINE_REACHED)) sending.timing.sample(kind, latencyMs, inFlight, failed);
       // A probe is an ordinary read: a GET the target answered with success.
       const status = 'response' in result ? result.response?.status : undefined;
-      if (made.method === 'GET' && status !== undefined && status >= 200 && status < 300)
-        sending.alone.remember(kind, { ...made, mayRetry: false });
+      if (made.method === 'GET' && status !== undefined && status >= 200 && status < 300) sending.alone.remember(kind, made);
       return result;
     },
   };
@@ -356,7 +355,5 @@ function makeRequest(
       Object.entries(headers).map(([n, v]) => [n, other && n === options.apiKeyHeader ? OTHER_KEY : redact(v, secrets)]),
     ),
   };
-  // What the request carried that an answer may echo: its headers' values and their words, its query's values.
-  const carried = [...Object.values(headers).flatMap((v) => [v, ...v.split(/[\s,;]+/)]), ...url.searchParams.values()];
-  return { url, method, headers, secrets, recorded, carried, ...(written ? { written } : {}) };
+  return { url, method, headers, secrets, recorded, ...(written ? { written } : {}) };
 }

@@ -11,6 +11,18 @@ export interface SecretExposure {
 /** Credential headers among --header: Authorization, Cookie, and names ending in -key or -token. */
 export const isCredentialHeader = (name: string) => /^(authorization|cookie)$|-(key|token)$/i.test(name);
 
+/**
+ * What a request carried that an answer may echo: its headers' values and their words (a key after `Bearer`), and
+ * its query's values (a key sent in the URL).
+ *
+ * @example
+ * carriedBy({ authorization: 'Bearer abc' }, new URL('http://t/alert?api_key=xyz')); // ['Bearer abc', 'Bearer', 'abc', 'xyz']
+ */
+export const carriedBy = (headers: Readonly<Record<string, string>>, url: URL): string[] => [
+  ...Object.values(headers).flatMap((value) => [value, ...value.split(/[\s,;]+/)]),
+  ...url.searchParams.values(),
+];
+
 /** `text` without the credentials the request carried, whole, as sent or URL-encoded. */
 function withoutCarried(text: string, carried: readonly string[]): string {
   let rest = text;

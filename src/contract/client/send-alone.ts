@@ -20,7 +20,7 @@ export const overloaded = (result: Attempt) =>
 /** Sends requests again alone; one per client. */
 export interface SendAlone {
   /** Keeps `request` as the probe of its kind: it got an ordinary answer. */
-  remember(kind: string, request: AttemptRequest): void;
+  remember(kind: string, request: Omit<AttemptRequest, 'mayRetry'>): void;
   /**
    * The load a request that failed had to bear: the most in flight while it was, or, when it started within as
    * many timeouts as an earlier failure under load bore requests, that failure's (the target may still have been
@@ -57,7 +57,7 @@ export function createSendAlone(parts: {
 }): SendAlone {
   const { scheduler, limit, timing, attempt, timeoutMs, signal } = parts;
   let left = parts.cap;
-  const probes = new Map<string, AttemptRequest>();
+  const probes = new Map<string, Omit<AttemptRequest, 'mayRetry'>>();
   /** The probe of the kind that answers fastest unloaded. */
   const cheapest = () => {
     const unloaded = limit.unloaded();

@@ -1,8 +1,8 @@
 import type { LatencyFigures, TimingReport } from '../types.ts';
+import { duration } from '../../shared/duration.ts';
 
-const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${n} ms`);
 const figures = (label: string, f: LatencyFigures | undefined) =>
-  f ? [`${label} p50 ${ms(f.p50Ms)}, p95 ${ms(f.p95Ms)} (${f.count})`] : [];
+  f ? [`${label} p50 ${duration(f.p50Ms)}, p95 ${duration(f.p95Ms)} (${f.count})`] : [];
 
 /**
  * The console's timing section: the limit of requests in flight as it moved and why it was lowered, latency

@@ -1,6 +1,7 @@
 // A run planned to fit --max-duration: after the first reads, what the rest of the plan costs on this target is
 // estimated from a timed search per listing, and the generated examples are trimmed to fit.
 import { noMatchTerm } from '../material/search-term.ts';
+import { requestKind } from '../model/listing-query.ts';
 import type { RunPlan } from '../types.ts';
 import type { OperationRun } from './operation-runs.ts';
 import type { RunScope } from './run-scope.ts';
@@ -39,7 +40,8 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
     }),
   );
   const unloaded = scope.client.limit?.unloaded();
-  const pageMs = Math.max(0, ...runs.map(({ operation }) => unloaded?.get(`${operation.path} page`) ?? 0));
+  const kindOf = requestKind(runs.map(({ operation }) => operation));
+  const pageMs = Math.max(0, ...runs.map(({ operation }) => unloaded?.get(kindOf(operation.path, {})) ?? 0));
   const searchMs = timed.map((ms) => ms ?? scope.options.timeoutMs ?? 0);
   const cost = (examples: number) =>
     searchMs.reduce(
@@ -53,8 +55,10 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
   const slowest = Math.max(...searchMs);
   const search = `a search takes ${seconds(slowest)} here`;
   if (cost(asked) <= FILL * leftMs) return { examples: { asked, used: asked }, estimateMs: Math.round(cost(asked)) };
-  let used = asked;
-  while (used > 1 && cost(used) > FILL * leftMs) used -= 1;
+  // The cost grows by the same amount per example: the most that fit, at least 1.
+  const perExample = cost(1) - cost(0);
+  const most = Math.floor((FILL * leftMs - cost(0)) / perExample);
+  const used = Math.max(1, Math.min(asked, cost(most) > FILL * leftMs ? most - 1 : most));
   const fits = cost(used) <= FILL * leftMs;
   const whole = Math.ceil((cost(asked) / FILL + elapsedMs) / 60_000) * 60;
   return {

@@ -3,12 +3,12 @@ import { PLAN_REQUESTS, planRun } from '../../../src/contract/run/plan-run.ts';
 import type { OperationRun } from '../../../src/contract/run/operation-runs.ts';
 import type { RunScope } from '../../../src/contract/run/run-scope.ts';
 import type { Exchange } from '../../../src/contract/types.ts';
-import { defaultApp, runInProcess } from '../../helpers.ts';
+import { defaultApp, LISTINGS, runInProcess } from '../../helpers.ts';
 
 /** Two listings whose timed search takes `searchMs`, a plain page 35 ms; `sent` gets each query. */
 function target(searchMs: number, sent: Record<string, string>[] = []) {
   const runs = ['/alert', '/sensor'].map((path) => ({
-    operation: { path },
+    operation: LISTINGS.find((op) => op.path === path)!,
     context: {
       parameters: { search: { name: 'search' } },
       send: async (query: Record<string, string>) => {

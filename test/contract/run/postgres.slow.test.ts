@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../../src/contract/types.ts';
 import { DEFAULT_DATASET, generateDataset } from '../../../src/fixtures/generate-dataset.ts';
 import { resolveRef } from '../../../src/spec/resolve-ref.ts';
+import { listingParameters } from '../../../src/spec/listing-parameters.ts';
+import { defaultPageSize, largestPageSize } from '../../../src/contract/model/listing-query.ts';
 import { KEY, LISTINGS, spec } from '../../helpers.ts';
 import { runContractCli } from '../targets/hostile-servers.ts';
 import { PG_INSTALL, pgBin, startPgCluster, type PgCluster } from '../targets/pg-cluster.ts';
@@ -29,6 +31,7 @@ if (!bin)
 
 /** The listings as the spec describes them: path, table, and the string fields a search looks in. */
 const listings: PgListing[] = LISTINGS.map((op) => {
+  const parameters = listingParameters(op);
   const schema = resolveRef<SchemaObject>(spec.document, spec.document.components!.schemas![op.itemSchema]!);
   const properties = Object.entries(schema.properties ?? {}).map(
     ([name, p]) => [name, resolveRef<SchemaObject>(spec.document, p)] as const,
@@ -41,6 +44,9 @@ const listings: PgListing[] = LISTINGS.map((op) => {
       .filter(([, p]) => p.type === 'array' && resolveRef<SchemaObject>(spec.document, p.items ?? {}).type === 'string')
       .map(([name]) => name),
     fields: properties.map(([name]) => name),
+    keyHeader: op.apiKeyHeader!,
+    defaultSize: defaultPageSize(parameters),
+    maxSize: largestPageSize(parameters),
   };
 });
 

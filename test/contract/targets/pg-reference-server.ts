@@ -18,6 +18,10 @@ export interface PgListing {
   readonly stringArrays: readonly string[];
   /** Every field of the schema, for the variant that sends null for what a record lacks. */
   readonly fields: readonly string[];
+  /** The header carrying the key, and the page size's default and most, as the spec states them. */
+  readonly keyHeader: string;
+  readonly defaultSize: number;
+  readonly maxSize: number;
 }
 
 /** The request shape the `hang` variant runs pg_sleep for: a search starting zq (the kit's terms nothing holds). */
@@ -104,12 +108,13 @@ async function answer(options: Parameters<typeof servePg>[0], request: IncomingM
   const url = new URL(request.url ?? '/', 'http://localhost');
   const listing = options.listings.find((l) => l.path === url.pathname);
   if (!listing || request.method !== 'GET') return problem(response, listing ? 405 : 404, listing ? 'Method Not Allowed' : 'Not Found');
-  const key = request.headers['x-api-key'];
-  if (typeof key !== 'string' || !sameKey(key, options.key)) return problem(response, 401, 'Unauthorized', 'a valid x-api-key is required');
+  const key = request.headers[listing.keyHeader.toLowerCase()];
+  if (typeof key !== 'string' || !sameKey(key, options.key))
+    return problem(response, 401, 'Unauthorized', `a valid ${listing.keyHeader} is required`);
   const page = positive(url.searchParams.getAll('page'), 1);
-  const size = positive(url.searchParams.getAll('pageSize'), 20);
-  if (page === undefined || size === undefined || size > 100)
-    return problem(response, 400, 'Bad Request', 'page must be an integer from 1, pageSize from 1 to 100');
+  const size = positive(url.searchParams.getAll('pageSize'), listing.defaultSize);
+  if (page === undefined || size === undefined || size > listing.maxSize)
+    return problem(response, 400, 'Bad Request', `page must be an integer from 1, pageSize from 1 to ${listing.maxSize}`);
   const terms = url.searchParams.getAll('search');
   if (terms.length > 1) return problem(response, 400, 'Bad Request', 'search may be given once');
   const term = terms[0] ?? '';

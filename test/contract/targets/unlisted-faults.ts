@@ -4,12 +4,15 @@ import { KEY_HEADER, VALID_KEY, mapPage, withHeader, withUrl, type Fault, type J
 
 const params = (request: Request) => new URL(request.url).searchParams;
 
-/** A 401 problem+json saying `detail`. */
-const unauthorized = (detail: string) =>
-  new Response(JSON.stringify({ title: 'Unauthorized', status: 401, detail }), {
-    status: 401,
-    headers: { 'content-type': 'application/problem+json' },
-  });
+/** A server that refuses any other key than the valid one with a 401 problem+json whose detail `says` of the key. */
+const refusing =
+  (says: (key: string | null) => string) =>
+  (request: Request, next: Next): Promise<Response> => {
+    const key = request.headers.get(KEY_HEADER);
+    if (key === VALID_KEY) return next(request);
+    const body = JSON.stringify({ title: 'Unauthorized', status: 401, detail: says(key) });
+    return Promise.resolve(new Response(body, { status: 401, headers: { 'content-type': 'application/problem+json' } }));
+  };
 
 /** Every record the mock holds for the request's other parameters, read without search at size 100. */
 export async function allRecords(request: Request, next: Next): Promise<Json[]> {
@@ -208,11 +211,7 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     caughtBy: 'no_secret_in_answers',
     severity: 'error',
     options: { checks: ['no_secret_in_answers', 'ignored_auth'] },
-    handle: (request, next) => {
-      const key = request.headers.get(KEY_HEADER);
-      if (key === VALID_KEY) return next(request);
-      return Promise.resolve(unauthorized(`key ${JSON.stringify(key)} is not valid; expected ${VALID_KEY}`));
-    },
+    handle: refusing((key) => `key ${JSON.stringify(key)} is not valid; expected ${VALID_KEY}`),
   },
   {
     // Echoes the key it was sent, in any letter case: the kit sends the key with its case swapped.
@@ -220,11 +219,7 @@ export const UNLISTED_FAULTS: readonly Fault[] = [
     caughtBy: 'no_secret_in_answers',
     severity: 'warning',
     options: { checks: ['no_secret_in_answers', 'ignored_auth'] },
-    handle: (request, next) => {
-      const key = request.headers.get(KEY_HEADER);
-      if (key === VALID_KEY) return next(request);
-      return Promise.resolve(unauthorized(`key ${JSON.stringify(key)} is not valid`));
-    },
+    handle: refusing((key) => `key ${JSON.stringify(key)} is not valid`),
   },
   {
     name: 'X-Total-Count with words in it',
