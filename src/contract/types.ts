@@ -197,9 +197,16 @@ export interface TimingReport {
 export interface RunPlan {
   /** --examples as asked, and as the run used them (`--examples` with it replays the run). */
   readonly examples: { readonly asked: number; readonly used: number };
+  /** Requests of each listing's covering set judged (--covering), as asked (all by default) and as used. */
+  readonly covering: { readonly asked: number; readonly used: number };
+  /** Special terms search_special_terms sends per listing (--special-terms), as asked (all by default) and as used. */
+  readonly specialTerms: { readonly asked: number; readonly used: number };
   /** The rest of the run as estimated after the first reads, in ms. */
   readonly estimateMs: number;
-  /** What was trimmed and why, e.g. `examples 50 -> 12: a search takes 1.8 s here`; absent when nothing was. */
+  /**
+   * What was trimmed and why, e.g. `examples 50 -> 1, covering set 112 -> 40, special terms 50 -> 18: a search takes
+   * 3.6 s here`; absent when nothing was.
+   */
   readonly why?: string;
 }
 

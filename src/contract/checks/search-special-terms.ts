@@ -4,7 +4,7 @@ import { needListing } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
 import type { Exchange } from '../types.ts';
-import { hazardTerms } from '../material/hazard-terms.ts';
+import { hazardProbes } from '../material/hazard-terms.ts';
 import { searchAnswerFinding } from '../material/lenient-match.ts';
 
 /**
@@ -24,7 +24,7 @@ export const searchSpecialTerms: ScenarioCheck = {
     if (missing) return missing;
     const findings: { term: string; finding: Finding }[] = [];
     const unusable: Exchange[] = [];
-    const terms = hazardTerms();
+    const terms = hazardProbes().slice(0, context.specialTerms);
     const answers = await sendEach(context, terms, ({ term }) => context.send({ [context.parameters.search.name]: term }));
     for (const [i, { term }] of terms.entries()) {
       const exchange = answers[i]!;

@@ -11,7 +11,7 @@ import {
   type TermKind,
 } from './generated-request.ts';
 import type { ListingModel } from './listing-model.ts';
-import type { ParameterClasses } from '../model/pair-tally.ts';
+import { pairsOf, type ParameterClasses } from '../model/pair-tally.ts';
 
 /** The classes of page the covering set crosses with the others. */
 const PAGE_CLASSES = ['absent', 'first', 'middle', 'last', 'past', 'far'] as const;
@@ -72,6 +72,8 @@ export const pairsTotal = (sizes: number) =>
  * (pageSize, search) pair, the page class turning with both ((i + j) mod 6), so each pageSize class (7 requests)
  * and each search class (16) meets all 6 page classes: 112 requests where 250 pairs are to be covered. A search
  * class the model cannot give (no values to take a term from) goes absent, keeping the request's other pairs.
+ * In the order that holds the most pairs early (see mostPairsFirst): a run planned to fit its time judges the
+ * first `--covering N`.
  *
  * @example
  * const { requests, pairs } = coveringSet(model, context.parameters, context.seed);
@@ -102,23 +104,121 @@ export function coveringSet(
       fc.sample(PAGE_POSITIONS[c], { seed: seed + 11 + i, numRuns: sizes.length }),
     ]),
   );
-  const requests: CoveringRequest[] = [];
-  for (const [i, size] of sizes.entries()) {
-    for (const [j, wanted] of SEARCH_CLASSES.entries()) {
-      const pageClass = PAGE_CLASSES[(i + j) % PAGE_CLASSES.length]!;
-      const choices = drawn.get(wanted);
-      const term = choices?.[i % choices.length];
-      const search = term ? wanted : 'absent';
-      const page: PagePosition | undefined = pageClass === 'absent' ? undefined : pages.get(pageClass)![i];
-      requests.push({
-        request: {
-          ...(term ? { term } : {}),
-          ...(page ? { page } : {}),
-          ...(size.size !== undefined ? { pageSize: size.size } : {}),
-        },
-        classes: { page: pageClass, pageSize: size.label, search },
-      });
-    }
-  }
+  const requests = layout(sizes).map(({ size: i, classes: wanted }): CoveringRequest => {
+    const choices = drawn.get(wanted.search);
+    const term = choices?.[i % choices.length];
+    const page: PagePosition | undefined = wanted.page === 'absent' ? undefined : pages.get(wanted.page as PagePosition['at'])![i];
+    const size = sizes[i]!.size;
+    return {
+      request: {
+        ...(term ? { term } : {}),
+        ...(page ? { page } : {}),
+        ...(size !== undefined ? { pageSize: size } : {}),
+      },
+      classes: { ...wanted, search: term ? wanted.search : 'absent' },
+    };
+  });
   return { requests, pairs: pairsTotal(new Set(sizes.map((s) => s.label)).size) };
+}
+
+/** One request of the covering set before its values are drawn: its classes, its size class, the term it takes. */
+interface Slot {
+  readonly size: number;
+  readonly classes: ParameterClasses;
+  /** Which drawn term of its class (`whole 2`); none for a request without a term, or with the empty one. */
+  readonly term?: string;
+}
+
+/**
+ * The covering set's requests as classes, in the order judged (see mostPairsFirst): one per (pageSize, search)
+ * pair, the page class turning with both ((i + j) mod 6). The same for every seed and model: a run can be
+ * planned on it before the listing is read.
+ */
+function layout(sizes: readonly SizeClass[]): Slot[] {
+  const slots = sizes.flatMap((size, i) =>
+    SEARCH_CLASSES.map((search, j): Slot => {
+      const drawn = search === 'hazard' ? HAZARDS : TERMS;
+      return {
+        size: i,
+        classes: { page: PAGE_CLASSES[(i + j) % PAGE_CLASSES.length]!, pageSize: size.label, search },
+        ...(search === 'absent' || search === 'empty' ? {} : { term: `${search} ${i % drawn}` }),
+      };
+    }),
+  );
+  return mostPairsFirst(slots);
+}
+
+/** What the covering set costs a listing, prefix by prefix: what a run planned to fit its time trims by. */
+export interface CoveringCosts {
+  /** For every k from 0 to the set's length, what its first k requests send: searches (with one or two reference pages per term first sent) and plain pages. */
+  readonly prefixes: readonly { readonly searches: number; readonly pages: number }[];
+  /** The fewest first requests that hold every class of every parameter. */
+  readonly everyClass: number;
+}
+
+/**
+ * What the covering set of a listing with these parameters costs, prefix by prefix (the same for every seed).
+ *
+ * @example
+ * const { prefixes, everyClass } = coveringCosts(context.parameters);
+ * prefixes.length - 1; // 112 requests; prefixes[everyClass]: what judging every class once costs
+ */
+export function coveringCosts(parameters: ListingParameters): CoveringCosts {
+  const terms = new Set<string>();
+  const classes = new Set<string>();
+  const slots = layout(sizeClasses(parameters, 0));
+  const every = new Set(slots.flatMap(({ classes: c }) => Object.entries(c).map((e) => e.join(' ')))).size;
+  const prefixes = [{ searches: 0, pages: 0 }];
+  let everyClass = 0;
+  for (const slot of slots) {
+    const last = prefixes.at(-1)!;
+    const fresh = slot.term !== undefined && !terms.has(slot.term);
+    if (slot.term) terms.add(slot.term);
+    prefixes.push(
+      slot.term
+        ? { searches: last.searches + COST.search + (fresh ? COST.newTerm : 0), pages: last.pages }
+        : { searches: last.searches, pages: last.pages + 1 },
+    );
+    for (const c of Object.entries(slot.classes)) classes.add(c.join(' '));
+    if (everyClass === 0 && classes.size === every) everyClass = prefixes.length - 1;
+  }
+  return { prefixes, everyClass };
+}
+
+/**
+ * What a covering request costs, in searches, as the order counts it: a search, and for a term not sent before
+ * the reference pages it is judged against (one or two more); a request without a term is a plain page, which
+ * a real backend serves some twenty times faster. Fixed ratios, so the order depends on the seed alone.
+ */
+const COST = { search: 1, newTerm: 1.5, page: 0.05 } as const;
+
+/**
+ * The requests reordered so that every prefix holds many pairs for its cost: each next request the first (in the
+ * made order) of those adding a class not yet seen, else of those adding the most pairs not yet held per search
+ * they cost (see COST). A trimmed set keeps every class early and the cheap pairs, and loses pairs of classes
+ * already seen.
+ */
+function mostPairsFirst(slots: readonly Slot[]): Slot[] {
+  const held = new Set<string>();
+  const seen = new Set<string>();
+  const classesOf = ({ classes }: Slot) => Object.entries(classes).map(([parameter, c]) => `${parameter} ${c}`);
+  const terms = new Set<string>();
+  const costOf = ({ term }: Slot) => (term === undefined ? COST.page : COST.search + (terms.has(term) ? 0 : COST.newTerm));
+  const left = [...slots];
+  const ordered: Slot[] = [];
+  while (left.length > 0) {
+    let best = 0;
+    let most = -1;
+    for (const [i, slot] of left.entries()) {
+      const fresh = classesOf(slot).some((c) => !seen.has(c)) ? 1_000 : 0;
+      const worth = fresh + pairsOf(slot.classes).filter((pair) => !held.has(pair)).length / costOf(slot);
+      if (worth > most) [best, most] = [i, worth];
+    }
+    const [next] = left.splice(best, 1);
+    for (const pair of pairsOf(next!.classes)) held.add(pair);
+    for (const c of classesOf(next!)) seen.add(c);
+    if (next!.term !== undefined) terms.add(next!.term);
+    ordered.push(next!);
+  }
+  return ordered;
 }

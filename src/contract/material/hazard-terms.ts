@@ -87,3 +87,19 @@ export const HAZARD_TERMS: Readonly<Record<string, readonly HazardTerm[]>> = {
 
 /** Every hazard term, in class order. */
 export const hazardTerms = (): HazardTerm[] => Object.values(HAZARD_TERMS).flat();
+
+/**
+ * Every hazard term, one of each class in turn (the first of each class, then the second, ...): the first N, as a
+ * run trimmed to fit its time sends, hold every class from N = the number of classes.
+ *
+ * @example
+ * hazardProbes().slice(0, 3).map((h) => h.term); // ['%', '.*', 'null']
+ */
+export function hazardProbes(): HazardTerm[] {
+  const classes = Object.values(HAZARD_TERMS);
+  const longest = Math.max(...classes.map((terms) => terms.length));
+  return Array.from({ length: longest }, (_, i) => classes.flatMap((terms) => (i < terms.length ? [terms[i]!] : []))).flat();
+}
+
+/** The number of hazard classes: the fewest special terms that still send one of each. */
+export const HAZARD_CLASSES = Object.keys(HAZARD_TERMS).length;

@@ -23,6 +23,10 @@ export interface OperationContext {
   /** Seed of the generated requests, and how many each exploration sends. */
   readonly seed: number;
   readonly examples: number;
+  /** Requests of the covering set an exploration judges, the first of its order (all when absent). */
+  readonly covering?: number;
+  /** Special terms search_special_terms sends, the first of their order (all when absent). */
+  readonly specialTerms?: number;
   /** The key the run sends (to derive wrong keys that resemble it); never shown. */
   readonly apiKey: string | undefined;
   /** Requests the run may have in flight: above 1, a check may send requests it will need ahead, at once. */

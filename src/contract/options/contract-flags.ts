@@ -49,6 +49,20 @@ export const CONTRACT_FLAGS = [
     option: 'examples',
     default: 50,
   },
+  {
+    name: 'covering',
+    value: 'N',
+    help: ["judge only the first N requests of each listing's covering set (default all; cheap ones and every class first)"],
+    integer: { min: 0, max: 100_000 },
+    option: 'covering',
+  },
+  {
+    name: 'special-terms',
+    value: 'N',
+    help: ['send only the first N special search terms (default all; one of each class in turn)'],
+    integer: { min: 1, max: 100_000 },
+    option: 'specialTerms',
+  },
   { name: 'junit', value: 'FILE', help: ['also write a JUnit XML report (written on every exit, 2 included)'] },
   { name: 'json', value: 'FILE', help: ['also write a JSON report (written on every exit, 2 included)'] },
   {
@@ -71,8 +85,8 @@ export const CONTRACT_FLAGS = [
     name: 'max-duration',
     value: 'SECONDS',
     help: [
-      "the whole run's budget and deadline (default {default}): --examples is trimmed to fit an estimate made",
-      'after the first reads; checks not reached by the deadline are skipped',
+      "the whole run's budget and deadline (default {default}): --examples, then --covering and --special-terms",
+      'are trimmed to fit an estimate made after the first reads; checks not reached by the deadline are skipped',
     ],
     integer: { min: 1, max: 86_400 },
     option: 'maxDurationMs',

@@ -23,6 +23,10 @@ export interface ContractOptions {
   readonly seed?: number;
   /** Generated requests per exploration check and operation after the covering set (default 50). */
   readonly examples?: number;
+  /** The first this many requests of each listing's covering set (default all): what a run trimmed to fit judged. */
+  readonly covering?: number;
+  /** The first this many special terms of search_special_terms (default all; one of each class in turn). */
+  readonly specialTerms?: number;
   /** The whole run's deadline (default 5 minutes): checks not started by then are skipped. */
   readonly maxDurationMs?: number;
   /** At most this many requests per second. */

@@ -2,7 +2,7 @@ import { preview } from '../model/answers.ts';
 import { toCurl } from './curl.ts';
 import { timingSection } from './timing-section.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
-import type { CheckOutcome, ContractReport, Exchange, Verdict } from '../types.ts';
+import type { CheckOutcome, ContractReport, Exchange, RunPlan, Verdict } from '../types.ts';
 import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
@@ -18,9 +18,24 @@ const VERDICT: Record<Verdict, string> = {
 /** Where the exchanges of a finding are in the HAR: `log.entries[12], log.entries[40] in the HAR`. */
 export const harLine = (entries: readonly number[]) => `${entries.map((i) => `log.entries[${i}]`).join(', ')} in the HAR`;
 
-/** The command that replays a generated failure: the same seed, that check alone. */
-export const replayCommand = (target: string, seed: number, check: string) =>
-  `tempmon contract --target '${target}' --seed ${seed} --checks ${check}`;
+/**
+ * The flags that give a run the plan it had when trimmed to fit its time (` --examples 1 --covering 40`), or ''.
+ *
+ * @example
+ * `--seed ${report.seed}${planFlags(report.plan)}`;
+ */
+export const planFlags = (plan: RunPlan | undefined) =>
+  plan
+    ? [
+        plan.examples.used !== plan.examples.asked ? ` --examples ${plan.examples.used}` : '',
+        plan.covering.used !== plan.covering.asked ? ` --covering ${plan.covering.used}` : '',
+        plan.specialTerms.used !== plan.specialTerms.asked ? ` --special-terms ${plan.specialTerms.used}` : '',
+      ].join('')
+    : '';
+
+/** The command that replays a generated failure: the same seed and plan, that check alone. */
+export const replayCommand = (target: string, seed: number, check: string, plan?: RunPlan) =>
+  `tempmon contract --target '${target}' --seed ${seed}${planFlags(plan)} --checks ${check}`;
 
 /**
  * A check's line: its worst status over the operations, and, when some operations were skipped and
@@ -69,7 +84,8 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
         if (failure.actual !== undefined) lines.push(`    actual:   ${failure.actual}`);
         if (failure.exchange) lines.push(`    reproduce: ${toCurl(failure.exchange.request)}${loadNote(failure.exchange)}`);
         if (failure.harEntries) lines.push(`    exchanges: ${harLine(failure.harEntries)}`);
-        if (failure.seed !== undefined) lines.push(`    replay:    ${replayCommand(report.target, failure.seed, failure.check)}`);
+        if (failure.seed !== undefined)
+          lines.push(`    replay:    ${replayCommand(report.target, failure.seed, failure.check, report.plan)}`);
       }
     }
   }
@@ -77,9 +93,10 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
   const warnings = report.outcomes.reduce((n, o) => n + o.failures.filter((f) => f.severity === 'warning').length, 0);
   if (report.verdict !== 'could not run') {
     lines.push('', `${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
-    const trimmed =
-      report.plan && report.plan.examples.used !== report.plan.examples.asked ? ` --examples ${report.plan.examples.used}` : '';
-    const seed = report.seed === undefined ? '' : `; seed ${report.seed} (--seed ${report.seed}${trimmed} replays the generated requests)`;
+    const seed =
+      report.seed === undefined
+        ? ''
+        : `; seed ${report.seed} (--seed ${report.seed}${planFlags(report.plan)} replays the generated requests)`;
     lines.push(
       `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
     );

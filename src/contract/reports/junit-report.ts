@@ -1,7 +1,7 @@
 import { toCurl } from './curl.ts';
 import { harLine, loadNote, replayCommand } from './console-report.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
-import type { CheckOutcome, ContractReport, Failure } from '../types.ts';
+import type { CheckOutcome, ContractReport, Failure, RunPlan } from '../types.ts';
 
 // XML 1.0 forbids most control characters even when escaped; a hostile body must not break the file.
 const escapeXml = (text: string) =>
@@ -13,19 +13,19 @@ const escapeXml = (text: string) =>
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;');
 
-const describe = (f: Failure, target: string) =>
+const describe = (f: Failure, target: string, plan: RunPlan | undefined) =>
   [
     `${f.severity.toUpperCase()}: ${f.message}${(f.occurrences ?? 1) > 1 ? ` (${f.occurrences} times)` : ''}`,
     ...(f.expected !== undefined ? [`expected: ${f.expected}`] : []),
     ...(f.actual !== undefined ? [`actual:   ${f.actual}`] : []),
     ...(f.exchange ? [`reproduce: ${toCurl(f.exchange.request)}${loadNote(f.exchange)}`] : []),
     ...(f.harEntries ? [`exchanges: ${harLine(f.harEntries)}`] : []),
-    ...(f.seed !== undefined ? [`replay: ${replayCommand(target, f.seed, f.check)}`] : []),
+    ...(f.seed !== undefined ? [`replay: ${replayCommand(target, f.seed, f.check, plan)}`] : []),
   ].join('\n');
 
-function testcase(outcome: CheckOutcome, target: string): string {
+function testcase(outcome: CheckOutcome, target: string, plan: RunPlan | undefined): string {
   const open = `    <testcase classname="${escapeXml(outcome.operationId)}" name="${escapeXml(outcome.check)}">`;
-  const details = escapeXml(outcome.failures.map((f) => describe(f, target)).join('\n\n'));
+  const details = escapeXml(outcome.failures.map((f) => describe(f, target, plan)).join('\n\n'));
   switch (outcome.status) {
     case 'skipped':
       return `${open}<skipped message="${escapeXml(`${outcome.skipCause === 'no-evidence' ? 'no evidence: ' : ''}${outcome.skipReason ?? ''}`)}"/></testcase>`;
@@ -49,7 +49,7 @@ export function junitReport(report: ContractReport, secrets: Secrets): string {
     const count = (status: CheckOutcome['status']) => outcomes.filter((o) => o.status === status).length;
     return [
       `  <testsuite name="${escapeXml(operationId)}" tests="${outcomes.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped')}">`,
-      ...outcomes.map((o) => testcase(o, report.target)),
+      ...outcomes.map((o) => testcase(o, report.target, report.plan)),
       '  </testsuite>',
     ].join('\n');
   });

@@ -13,7 +13,10 @@ import { createCatchUp, type CatchUp } from '../model/catch-up.ts';
 
 /** Settings of a run that shape what checks send: what a context states of them, and the pages a listing is read to. */
 export interface ContextSettings
-  extends Pick<OperationContext, 'maxResponseTimeMs' | 'seed' | 'examples' | 'apiKey' | 'concurrency' | 'pathsAsWritten'> {
+  extends Pick<
+    OperationContext,
+    'maxResponseTimeMs' | 'seed' | 'examples' | 'covering' | 'specialTerms' | 'apiKey' | 'concurrency' | 'pathsAsWritten'
+  > {
   readonly maxPages: number;
 }
 
@@ -64,6 +67,8 @@ export function createOperationContext(
     schemas: judges.schemas,
     seed: settings.seed,
     examples: settings.examples,
+    ...(settings.covering !== undefined ? { covering: settings.covering } : {}),
+    ...(settings.specialTerms !== undefined ? { specialTerms: settings.specialTerms } : {}),
     apiKey: settings.apiKey,
     concurrency: settings.concurrency,
     pathsAsWritten: settings.pathsAsWritten,

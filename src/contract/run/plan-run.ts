@@ -1,5 +1,8 @@
 // A run planned to fit --max-duration: after the first reads, what the rest of the plan costs on this target is
-// estimated from a timed search per listing, and the generated examples are trimmed to fit.
+// estimated from a timed search per listing; the generated examples are trimmed to fit, then the covering set and
+// the special terms together.
+import { coveringCosts } from '../material/covering-set.ts';
+import { HAZARD_CLASSES, hazardProbes } from '../material/hazard-terms.ts';
 import { noMatchTerm } from '../material/search-term.ts';
 import { requestKind } from '../model/listing-query.ts';
 import type { RunPlan } from '../types.ts';
@@ -7,29 +10,38 @@ import type { OperationRun } from './operation-runs.ts';
 import type { RunScope } from './run-scope.ts';
 
 /**
- * The requests of a run per listing, by kind, as a function of --examples: what a run against the kit's own mock
- * sends (`plan-run.test.ts` holds these to it, so a change of the plan shows here).
+ * The requests of a run per listing, by kind, besides the covering set (see coveringCosts) and the special terms
+ * (a search each), as a function of --examples: what a run against the kit's own mock sends (`plan-run.test.ts`
+ * holds the whole estimate to it, so a change of the plan shows here).
  */
 export const PLAN_REQUESTS = {
-  search: { fixed: 157, perExample: 1.14 },
-  page: { fixed: 146, perExample: 0.2 },
+  search: { fixed: 5, perExample: 1 },
+  page: { fixed: 112, perExample: 0.25 },
 } as const;
 /** The share of the time left the estimate may fill: rechecks, re-sends and a listing that moves need the rest. */
 const FILL = 0.8;
 /** The seeded no-match term's index for the timed search: it scans everything a search can (no early stop). */
 const TIMED_SEARCH = 7;
 
+/** How much of the plan a run keeps: --examples, and the first requests of the covering set and special terms. */
+interface Breadth {
+  readonly examples: number;
+  readonly covering: number;
+  readonly specialTerms: number;
+}
+
 /**
  * Times one search per listing (a term nothing holds, so the target reads all it searches), estimates the rest of
  * the run with searches one at a time (as a database without a search index runs them), and returns the plan:
- * --examples as asked when it fits 80% of the time left, else the most that do (at least 1), with why.
+ * as asked when it fits 80% of the time left; else --examples trimmed to the most that fit (at least 1); else,
+ * with 1 example, the covering set and the special terms trimmed together to the most that fit, down to every
+ * class of each once; with why.
  *
  * @example
  * const plan = await planRun(scope, runs, performance.now() - startedAt);
- * if (plan.examples.used < plan.examples.asked) console.log(plan.why);
+ * if (plan.why) console.log(plan.why); // examples 50 -> 1, covering set 112 -> 40, special terms 50 -> 18: ...
  */
 export async function planRun(scope: RunScope, runs: readonly OperationRun[], elapsedMs: number): Promise<RunPlan> {
-  const asked = scope.settings.examples;
   const timed = await Promise.all(
     runs.map(async ({ context }) => {
       // On a connection of its own where the client can choose: a server keeping state per connection (a
@@ -43,31 +55,71 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
   const kindOf = requestKind(runs.map(({ operation }) => operation));
   const pageMs = Math.max(0, ...runs.map(({ operation }) => unloaded?.get(kindOf(operation.path, {})) ?? 0));
   const searchMs = timed.map((ms) => ms ?? scope.options.timeoutMs ?? 0);
-  const cost = (examples: number) =>
-    searchMs.reduce(
-      (total, ms) =>
-        total +
-        (PLAN_REQUESTS.search.fixed + PLAN_REQUESTS.search.perExample * examples) * ms +
-        (PLAN_REQUESTS.page.fixed + PLAN_REQUESTS.page.perExample * examples) * pageMs,
-      0,
-    );
-  const leftMs = Math.max(0, scope.maxDurationMs - elapsedMs);
-  const slowest = Math.max(...searchMs);
-  const search = `a search takes ${seconds(slowest)} here`;
-  if (cost(asked) <= FILL * leftMs) return { examples: { asked, used: asked }, estimateMs: Math.round(cost(asked)) };
-  // The cost grows by the same amount per example: the most that fit, at least 1.
-  const perExample = cost(1) - cost(0);
-  const most = Math.floor((FILL * leftMs - cost(0)) / perExample);
-  const used = Math.max(1, Math.min(asked, cost(most) > FILL * leftMs ? most - 1 : most));
-  const fits = cost(used) <= FILL * leftMs;
+  const coverings = runs.map(({ context }) => coveringCosts(context.parameters));
+  const cost = ({ examples, covering, specialTerms }: Breadth) =>
+    searchMs.reduce((total, ms, i) => {
+      const { prefixes } = coverings[i]!;
+      const judged = prefixes[Math.min(covering, prefixes.length - 1)]!;
+      const searches = PLAN_REQUESTS.search.fixed + PLAN_REQUESTS.search.perExample * examples + judged.searches + specialTerms;
+      const pages = PLAN_REQUESTS.page.fixed + PLAN_REQUESTS.page.perExample * examples + judged.pages;
+      return total + searches * ms + pages * pageMs;
+    }, 0);
+  const asked: Breadth = {
+    examples: scope.settings.examples,
+    covering: scope.settings.covering ?? Math.max(...coverings.map((c) => c.prefixes.length - 1)),
+    specialTerms: scope.settings.specialTerms ?? hazardProbes().length,
+  };
+  const room = FILL * Math.max(0, scope.maxDurationMs - elapsedMs);
+  const fits = (breadth: Breadth) => cost(breadth) <= room;
+  const used = fits(asked) ? asked : trimmed(asked, fits, Math.max(...coverings.map((c) => c.everyClass)));
+  const plan = {
+    examples: { asked: asked.examples, used: used.examples },
+    covering: { asked: asked.covering, used: used.covering },
+    specialTerms: { asked: asked.specialTerms, used: used.specialTerms },
+    estimateMs: Math.round(cost(used)),
+  };
+  if (used === asked) return plan;
+  const parts = [
+    `examples ${asked.examples} -> ${used.examples}`,
+    ...(used.covering !== asked.covering ? [`covering set ${asked.covering} -> ${used.covering}`] : []),
+    ...(used.specialTerms !== asked.specialTerms ? [`special terms ${asked.specialTerms} -> ${used.specialTerms}`] : []),
+  ].join(', ');
+  const search = `a search takes ${seconds(Math.max(...searchMs))} here`;
   const whole = Math.ceil((cost(asked) / FILL + elapsedMs) / 60_000) * 60;
   return {
-    examples: { asked, used },
-    estimateMs: Math.round(cost(used)),
-    why: fits
-      ? `examples ${asked} -> ${used}: ${search}`
-      : `examples ${asked} -> ${used}, and the run still needs about ${seconds(cost(used) + elapsedMs)} of the ${seconds(scope.maxDurationMs)} it has: ${search}; --max-duration ${whole} gives the whole run`,
+    ...plan,
+    why: fits(used)
+      ? `${parts}: ${search}`
+      : `${parts}, and the run still needs about ${seconds(cost(used) + elapsedMs)} of the ${seconds(scope.maxDurationMs)} it has: ${search}; --max-duration ${whole} gives the whole run`,
   };
+}
+
+/**
+ * The most of `asked` that fits: --examples first (the cost grows by the same amount per example), then, at one
+ * example, the covering set and the special terms by the same share, down to `everyClass` requests and one term
+ * of each class.
+ */
+function trimmed(asked: Breadth, fits: (breadth: Breadth) => boolean, everyClass: number): Breadth {
+  const at = (examples: number) => ({ ...asked, examples });
+  if (fits(at(1))) {
+    let [low, high] = [1, asked.examples];
+    while (high - low > 1) {
+      const mid = Math.floor((low + high) / 2);
+      if (fits(at(mid))) low = mid;
+      else high = mid;
+    }
+    return at(low);
+  }
+  const examples = Math.min(1, asked.examples);
+  const fewestCovering = Math.min(asked.covering, everyClass);
+  const fewestTerms = Math.min(asked.specialTerms, HAZARD_CLASSES);
+  const share = (covering: number): Breadth => ({
+    examples,
+    covering,
+    specialTerms: Math.max(fewestTerms, Math.ceil((asked.specialTerms * covering) / Math.max(1, asked.covering))),
+  });
+  for (let covering = asked.covering; covering > fewestCovering; covering -= 1) if (fits(share(covering))) return share(covering);
+  return { examples, covering: fewestCovering, specialTerms: fewestTerms };
 }
 
 const seconds = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${(ms / 1000).toFixed(1)} s`);

@@ -45,9 +45,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     const runs = prepareRuns(asked, operations);
     const probes = await probeListings(runs);
     const plan = await planRun(asked, runs, performance.now() - startedAt);
-    const scope = { ...asked, settings: { ...asked.settings, examples: plan.examples.used } };
-    // Fewer examples: the checks' contexts say so (nothing has read them yet).
-    if (plan.examples.used !== plan.examples.asked)
+    const trimmed = (['examples', 'covering', 'specialTerms'] as const).filter((part) => plan[part].used !== plan[part].asked);
+    const scope = { ...asked, settings: { ...asked.settings, ...Object.fromEntries(trimmed.map((part) => [part, plan[part].used])) } };
+    // A plan trimmed: the checks' contexts say so (nothing has read them yet).
+    if (trimmed.length > 0)
       for (const run of runs) run.context = contextFor(scope, run.operation, run.client, run.track, { shared: run.context });
     const outcomes = await checkOperations(scope, runs, probes);
     const coverage = await coverageOfRuns(runs);
@@ -103,6 +104,8 @@ function scopeOf(options: ContractOptions, made: Omit<RunScope, 'options' | 'set
     maxPages: options.maxPages ?? CONTRACT_DEFAULTS.maxPages,
     seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
     examples: options.examples ?? CONTRACT_DEFAULTS.examples,
+    ...(options.covering !== undefined ? { covering: options.covering } : {}),
+    ...(options.specialTerms !== undefined ? { specialTerms: options.specialTerms } : {}),
     apiKey: options.apiKey,
     concurrency: options.concurrency ?? CONTRACT_DEFAULTS.concurrency,
     pathsAsWritten: options.fetch === undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coveringSet } from '../../../src/contract/material/covering-set.ts';
+import { coveringCosts, coveringSet } from '../../../src/contract/material/covering-set.ts';
 import { createListingModel } from '../../../src/contract/material/listing-model.ts';
 import { pairsOf } from '../../../src/contract/model/pair-tally.ts';
 import { createReferencePages } from '../../../src/contract/explore/reference-pages.ts';
@@ -32,26 +32,28 @@ describe('the covering set: every pair of parameter classes, whatever the seed',
     expect(requests).toHaveLength(112);
     expect(pairs).toBe(250);
     const classes = (name: 'page' | 'pageSize' | 'search') => new Set(requests.map((r) => r.classes[name]));
-    expect([...classes('page')]).toEqual(['absent', 'first', 'middle', 'last', 'past', 'far']);
+    expect([...classes('page')].sort()).toEqual(['absent', 'far', 'first', 'last', 'middle', 'past']);
     expect([...classes('search')].sort()).toEqual(['absent', 'absent-term', 'empty', 'fragment', 'hazard', 'recased', 'whole']);
-    expect([...classes('pageSize')]).toEqual([
-      'absent',
-      '1',
-      '2',
-      'small odd',
-      '1..10',
-      '11..20',
-      '21..30',
-      '31..40',
-      '41..50',
-      '51..60',
-      '61..70',
-      '71..80',
-      '81..90',
-      '91..100',
-      '99',
-      '100',
-    ]);
+    expect([...classes('pageSize')].sort()).toEqual(
+      [
+        'absent',
+        '1',
+        '2',
+        'small odd',
+        '1..10',
+        '11..20',
+        '21..30',
+        '31..40',
+        '41..50',
+        '51..60',
+        '61..70',
+        '71..80',
+        '81..90',
+        '91..100',
+        '99',
+        '100',
+      ].sort(),
+    );
     const held = new Set(requests.flatMap((r) => pairsOf(r.classes)));
     expect(held.size).toBe(6 * 16 + 6 * 7 + 16 * 7);
     // Each request is what its classes say.
@@ -147,5 +149,29 @@ describe('faults confined to a pair of classes are found for every seed, whateve
     expect(failures.length).toBeGreaterThan(0);
     expect(failures[0]).toMatchObject({ severity: 'error' });
     expect(failures[0]!.exchange!.request.url).toMatch(/search=.*&page=\d+/);
+  });
+});
+
+describe('the covering set in the order a run trimmed to fit its time judges it', () => {
+  it.each(SEEDS)('seed %i: the first requests hold every class of each parameter, at the cost coveringCosts counts', (seed) => {
+    const { requests } = coveringSet(model, parameters, seed);
+    const { prefixes, everyClass } = coveringCosts(parameters);
+    expect(prefixes).toHaveLength(requests.length + 1);
+    const first = requests.slice(0, everyClass);
+    expect(new Set(first.map((r) => r.classes.page)).size).toBe(6);
+    expect(new Set(first.map((r) => r.classes.pageSize)).size).toBe(16);
+    expect(new Set(first.map((r) => r.classes.search)).size).toBe(7);
+    // Far fewer than the whole set, and few of them searches: the cheap pairs come first.
+    expect(everyClass).toBeLessThan(40);
+    for (const k of [everyClass, 40, 60, 112]) {
+      const prefix = requests.slice(0, k);
+      const searches = prefix.filter((r) => r.request.term?.text);
+      const terms = new Set(searches.map((r) => r.request.term!.text)).size;
+      expect(prefixes[k]!.pages).toBe(k - searches.length);
+      // One and a half reference pages per term: a term drawn twice for two slots is counted twice.
+      expect(prefixes[k]!.searches - (searches.length + 1.5 * terms)).toBeGreaterThanOrEqual(0);
+      expect(prefixes[k]!.searches - (searches.length + 1.5 * terms)).toBeLessThanOrEqual(3);
+    }
+    expect(prefixes[everyClass]!.searches).toBeLessThan(prefixes[112]!.searches / 4);
   });
 });

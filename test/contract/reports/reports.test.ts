@@ -71,6 +71,26 @@ describe('reports', () => {
     expect(text.split('\n').at(-1)).toMatch(/^NOT conformant/);
   });
 
+  it('a run trimmed to fit its time: the seed line and every replay command carry the flags that give its plan', () => {
+    const plan = {
+      examples: { asked: 50, used: 1 },
+      covering: { asked: 112, used: 26 },
+      specialTerms: { asked: 50, used: 11 },
+      estimateMs: 200_000,
+      why: 'examples 50 -> 1, covering set 112 -> 26, special terms 50 -> 11: a search takes 3.6 s here',
+    };
+    const trimmed = { ...report, plan };
+    const flags = '--examples 1 --covering 26 --special-terms 11';
+    const text = consoleReport(trimmed, secrets);
+    expect(text).toContain(`(--seed ${report.seed} ${flags} replays the generated requests)`);
+    expect(text).toContain(`planned to fit --max-duration: ${plan.why}`);
+    const replays = [...text.matchAll(/replay: +(.*)/g), ...junitReport(trimmed, secrets).matchAll(/replay: (.*)/g)].map((m) => m[1]);
+    expect(replays.length).toBeGreaterThan(1);
+    for (const replay of replays) expect(replay).toMatch(new RegExp(`--seed \\d+ ${flags} --checks \\w+(</[-a-z]+>)?$`));
+    // As the run was: the same flags replay it.
+    expect(consoleReport(report, secrets)).not.toContain('--covering');
+  });
+
   it('JUnit: well-formed XML with one testcase per check per operation', () => {
     expect(XMLValidator.validate(outputs.junit)).toBe(true);
     const xml = new XMLParser({ ignoreAttributes: false }).parse(outputs.junit);

@@ -4,18 +4,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SchemaObject } from 'openapi3-ts/oas31';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractReport } from '../../../src/contract/types.ts';
 import { DEFAULT_DATASET, generateDataset } from '../../../src/fixtures/generate-dataset.ts';
-import { resolveRef } from '../../../src/spec/resolve-ref.ts';
-import { listingParameters } from '../../../src/spec/listing-parameters.ts';
-import { defaultPageSize, largestPageSize } from '../../../src/contract/model/listing-query.ts';
-import { KEY, LISTINGS, spec } from '../../helpers.ts';
+import { KEY, spec } from '../../helpers.ts';
 import { runContractCli } from '../targets/hostile-servers.ts';
 import { PG_INSTALL, pgBin, startPgCluster, type PgCluster } from '../targets/pg-cluster.ts';
-import { loadPg, servePg, type PgListing, type PgVariant } from '../targets/pg-reference-server.ts';
+import { loadPg, pgListings, servePg, type PgVariant } from '../targets/pg-reference-server.ts';
 
 const bin = pgBin();
 if (!bin && process.env.CI) throw new Error(`PostgreSQL is missing: .ci/run must install Debian's postgresql (${PG_INSTALL})`);
@@ -29,26 +25,7 @@ if (!bin)
     ].join('\n'),
   );
 
-/** The listings as the spec describes them: path, table, and the string fields a search looks in. */
-const listings: PgListing[] = LISTINGS.map((op) => {
-  const parameters = listingParameters(op);
-  const schema = resolveRef<SchemaObject>(spec.document, spec.document.components!.schemas![op.itemSchema]!);
-  const properties = Object.entries(schema.properties ?? {}).map(
-    ([name, p]) => [name, resolveRef<SchemaObject>(spec.document, p)] as const,
-  );
-  return {
-    path: op.path,
-    table: op.collection.key,
-    strings: properties.filter(([, p]) => p.type === 'string').map(([name]) => name),
-    stringArrays: properties
-      .filter(([, p]) => p.type === 'array' && resolveRef<SchemaObject>(spec.document, p.items ?? {}).type === 'string')
-      .map(([name]) => name),
-    fields: properties.map(([name]) => name),
-    keyHeader: op.apiKeyHeader!,
-    defaultSize: defaultPageSize(parameters),
-    maxSize: largestPageSize(parameters),
-  };
-});
+const listings = pgListings(spec.document);
 
 describe.skipIf(!bin)(`the kit against PostgreSQL${bin ? '' : ` (skipped: no PostgreSQL; to run it: ${PG_INSTALL})`}`, () => {
   let cluster: PgCluster;

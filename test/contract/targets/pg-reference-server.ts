@@ -5,7 +5,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { OpenAPIObject, SchemaObject } from 'openapi3-ts/oas31';
 import type pg from 'pg';
+import { defaultPageSize, largestPageSize } from '../../../src/contract/model/listing-query.ts';
+import { listingParameters } from '../../../src/spec/listing-parameters.ts';
+import { listListings } from '../../../src/spec/operations.ts';
+import { resolveRef } from '../../../src/spec/resolve-ref.ts';
 
 /** A classic bug, or none. */
 export type PgVariant = 'conformant' | 'unescaped-like' | 'row-text' | 'count-ignores-search' | 'null-optional' | 'hang';
@@ -22,6 +27,32 @@ export interface PgListing {
   readonly keyHeader: string;
   readonly defaultSize: number;
   readonly maxSize: number;
+}
+
+/**
+ * The listings as the spec describes them: path, table, the string fields a search looks in, key header, page sizes.
+ *
+ * @example
+ * const listings = pgListings(loadSpec().document); // [{ path: '/alert', table: 'alerts', ... }, ...]
+ */
+export function pgListings(document: OpenAPIObject): PgListing[] {
+  return listListings(document).map((op) => {
+    const parameters = listingParameters(op);
+    const schema = resolveRef<SchemaObject>(document, document.components!.schemas![op.itemSchema]!);
+    const properties = Object.entries(schema.properties ?? {}).map(([name, p]) => [name, resolveRef<SchemaObject>(document, p)] as const);
+    return {
+      path: op.path,
+      table: op.collection.key,
+      strings: properties.filter(([, p]) => p.type === 'string').map(([name]) => name),
+      stringArrays: properties
+        .filter(([, p]) => p.type === 'array' && resolveRef<SchemaObject>(document, p.items ?? {}).type === 'string')
+        .map(([name]) => name),
+      fields: properties.map(([name]) => name),
+      keyHeader: op.apiKeyHeader!,
+      defaultSize: defaultPageSize(parameters),
+      maxSize: largestPageSize(parameters),
+    };
+  });
 }
 
 /** The request shape the `hang` variant runs pg_sleep for: a search starting zq (the kit's terms nothing holds). */
