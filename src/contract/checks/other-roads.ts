@@ -88,6 +88,12 @@ export const otherRoadsToData: ScenarioCheck = {
       });
     }
     if (unseen.length === roads.length) return noEvidence(`no other road got an answer: ${describeAnswers(unseen.map((u) => u.exchange))}`);
-    return partly(findings, unanswered('other roads', roads.length, unseen));
+    // Dot segments reach a target only unparsed: one in process gets them resolved, so they went unsent.
+    const unsent = context.pathsAsWritten
+      ? []
+      : [
+          `the dot segments (/.${context.operation.path}, /x/..${context.operation.path}): an in-process target gets URLs parsed, not as written`,
+        ];
+    return partly(findings, [...unanswered('other roads', roads.length, unseen), ...unsent]);
   },
 };
