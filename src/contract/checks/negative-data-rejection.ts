@@ -1,5 +1,5 @@
-import { answered, describeAnswers, identities, preview, recordsOf } from '../model/answers.ts';
-import { noEvidence } from '../model/skip.ts';
+import { answered, describeAnswers, identities, preview, recordsOf, unanswered } from '../model/answers.ts';
+import { noEvidence, partly } from '../model/skip.ts';
 import { compareAgain, sendEach } from '../moment/at-once.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
@@ -25,7 +25,7 @@ export const negativeDataRejection: ScenarioCheck = {
     const baseline = await context.send({});
     if (!recordsOf(baseline)) return noEvidence(`a valid request did not get a 200 listing: ${describeAnswers([baseline])}`);
     const findings: Finding[] = [];
-    const unseen: Exchange[] = [];
+    const unseen: { label: string; exchange: Exchange }[] = [];
     const invalid = [context.parameters.page, context.parameters.pageSize].flatMap((parameter) =>
       [...new Set([...invalidIntegerValues(parameter.schema), ...generatedInvalidIntegers(parameter.schema, context.seed, GENERATED)])].map(
         (value) => ({ name: parameter.name, value }),
@@ -36,7 +36,7 @@ export const negativeDataRejection: ScenarioCheck = {
       const exchange = answers[i]!;
       // A 5xx is not_a_server_error's to report, a redirect hides the answer: neither says "accepted".
       if (!answered(exchange)) {
-        unseen.push(exchange);
+        unseen.push({ label: `${name}=${value}`, exchange });
         continue;
       }
       const status = exchange.response!.status;
@@ -51,18 +51,22 @@ export const negativeDataRejection: ScenarioCheck = {
         absolute: true,
       });
     }
-    findings.push(...(await judgeAmbiguousForms(context)));
-    if (unseen.length === invalid.length) return noEvidence(`no invalid value got an answer to judge: ${describeAnswers(unseen)}`);
-    return findings;
+    const ambiguous = await judgeAmbiguousForms(context);
+    findings.push(...ambiguous.findings);
+    if (unseen.length === invalid.length)
+      return noEvidence(`no invalid value got an answer to judge: ${describeAnswers(unseen.map((u) => u.exchange))}`);
+    // A value or form without an answer was not seen refused (or read as it spells): reported, not passed.
+    return partly(findings, [...unanswered('invalid values', invalid.length, unseen), ...ambiguous.notObserved]);
   },
 };
 
 /**
  * Each ambiguous form of page (with pageSize 1, so page n is record n) and of pageSize: a 4xx, or a 200 whose
  * records are those of a value it spells. It compares answers read at different moments, so a mismatch is
- * rechecked (on data that changes, or replicas a record apart, the run judges it again).
+ * rechecked (on data that changes, or replicas a record apart, the run judges it again). The forms that got no
+ * answer to judge are told apart, as not observed.
  */
-async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]> {
+async function judgeAmbiguousForms(context: OperationContext): Promise<{ findings: Finding[]; notObserved: string[] }> {
   const { page, pageSize } = context.parameters;
   const forms = (
     [
@@ -97,7 +101,10 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]
   const readings = await sendEach(context, forms, (form, i) =>
     answered(answers[i]!) && recordsOf(answers[i]!) ? readAs(form) : Promise.resolve(undefined),
   );
-  return forms.flatMap((form, i) => {
+  const unseen = forms.flatMap((form, i) =>
+    answered(answers[i]!) ? [] : [{ label: sentForm(form.name, form.form), exchange: answers[i]! }],
+  );
+  const findings = forms.flatMap((form, i) => {
     const records = misreading(answers[i]!, readings[i]);
     if (!records) return [];
     return [
@@ -112,10 +119,15 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<Finding[]
       },
     ];
   });
+  return { findings, notObserved: unanswered('ambiguous forms', forms.length, unseen) };
 }
 
+/** An ambiguous form as sent: `page="010"`, or the name twice. */
+const sentForm = (name: string, form: AmbiguousForm) =>
+  `${name}=${JSON.stringify(form.value)}${form.again ? `&${name}=${form.again}` : ''}`;
+
 function misread(name: string, form: AmbiguousForm, records: readonly Record<string, unknown>[], exchange: Exchange): Finding {
-  const sent = `${name}=${JSON.stringify(form.value)}${form.again ? `&${name}=${form.again}` : ''}`;
+  const sent = sentForm(name, form);
   return {
     severity: 'error',
     message:

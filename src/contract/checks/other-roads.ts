@@ -1,7 +1,7 @@
 import { countHeader } from '../model/listing-query.ts';
 import type { OperationContext } from '../model/context.ts';
-import { describeAnswers, preview } from '../model/answers.ts';
-import { noEvidence, notApplicable } from '../model/skip.ts';
+import { describeAnswers, preview, unanswered } from '../model/answers.ts';
+import { noEvidence, notApplicable, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { SendOptions } from '../client/http-client.ts';
@@ -70,11 +70,11 @@ export const otherRoadsToData: ScenarioCheck = {
   async run(context) {
     const roads = otherRoads(context.operation.path, context.pathsAsWritten);
     const findings: Finding[] = [];
-    const unseen: Exchange[] = [];
+    const unseen: { label: string; exchange: Exchange }[] = [];
     const answers = await sendEach(context, roads, (road) => context.send({}, road.options));
     for (const [i, road] of roads.entries()) {
       const exchange = answers[i]!;
-      if (!exchange.response) unseen.push(exchange);
+      if (!exchange.response) unseen.push({ label: road.label, exchange });
       if (!givesData(context, exchange)) continue;
       const response = exchange.response!;
       const total = countHeader(context, exchange);
@@ -87,7 +87,13 @@ export const otherRoadsToData: ScenarioCheck = {
         absolute: true,
       });
     }
-    if (unseen.length === roads.length) return noEvidence(`no other road got an answer: ${describeAnswers(unseen)}`);
-    return findings;
+    if (unseen.length === roads.length) return noEvidence(`no other road got an answer: ${describeAnswers(unseen.map((u) => u.exchange))}`);
+    // Dot segments reach a target only unparsed: one in process gets them resolved, so they went unsent.
+    const unsent = context.pathsAsWritten
+      ? []
+      : [
+          `the dot segments (/.${context.operation.path}, /x/..${context.operation.path}): an in-process target gets URLs parsed, not as written`,
+        ];
+    return partly(findings, [...unanswered('other roads', roads.length, unseen), ...unsent]);
   },
 };

@@ -1,6 +1,6 @@
-import { answered, describeAnswers, recordsOf, unusable } from '../model/answers.ts';
+import { answered, describeAnswers, recordsOf, unanswered, unusable } from '../model/answers.ts';
 import { listingTotal, needListing, pagesHolding, sizeExchanges } from '../model/listing.ts';
-import { noEvidence } from '../model/skip.ts';
+import { noEvidence, partly } from '../model/skip.ts';
 import { pageQuery, largestPageSize, firstPage } from '../model/listing-query.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
@@ -23,14 +23,14 @@ export const pageSizeConformance: ScenarioCheck = {
     const total = listingTotal(listing);
     const max = largestPageSize(context.parameters);
     const findings: Finding[] = [];
-    const unseen: Exchange[] = [];
+    const unseen: { label: string; exchange: Exchange }[] = [];
     const sizes = [...new Set([1, 2, 7, max])];
     for (const size of sizes) {
       const exchange = await context.send(pageQuery(context, firstPage(context.parameters), size));
       const records = recordsOf(exchange);
       if (!records) {
         if (answered(exchange)) findings.push(unusable(exchange, 'error', `pageSize=${size}`));
-        else unseen.push(exchange);
+        else unseen.push({ label: `pageSize=${size}`, exchange });
         continue;
       }
       // Without the whole listing, only "at most n" (and "n" when we saw more than n) can be asserted.
@@ -51,23 +51,39 @@ export const pageSizeConformance: ScenarioCheck = {
         });
       }
     }
-    if (unseen.length === sizes.length) return noEvidence(`no page size got an answer to judge: ${describeAnswers(unseen)}`);
-    if (listing.end) findings.push(...(await endAtAnotherSize(context, listing.end.total, listing.size, sizeExchanges(listing))));
-    return findings;
+    if (unseen.length === sizes.length)
+      return noEvidence(`no page size got an answer to judge: ${describeAnswers(unseen.map((u) => u.exchange))}`);
+    const end = listing.end ? await endAtAnotherSize(context, listing.end.total, listing.size, sizeExchanges(listing)) : undefined;
+    // A size, or a page of the end at another size, without a 200 array was not seen: reported, not passed.
+    return partly(
+      [...findings, ...(end?.findings ?? [])],
+      [...unanswered('page sizes', sizes.length, unseen), ...(end?.notObserved ?? [])],
+    );
   },
 };
 
-/** The last page at size 7 holds what the end found at `size` leaves there, and the page after it none. */
-async function endAtAnotherSize(context: OperationContext, total: number, size: number, end: readonly Exchange[]): Promise<Finding[]> {
+/**
+ * The last page at size 7 holds what the end found at `size` leaves there, and the page after it none; a page
+ * without a 200 array is not observed.
+ */
+async function endAtAnotherSize(
+  context: OperationContext,
+  total: number,
+  size: number,
+  end: readonly Exchange[],
+): Promise<{ findings: Finding[]; notObserved: string[] }> {
   const other = size === 7 ? 6 : 7;
   const last = Math.max(1, Math.ceil(total / other));
   const findings: Finding[] = [];
-  for (const [page, want] of [
+  const unseen: { label: string; exchange: Exchange }[] = [];
+  const pages = [
     [last, total - (last - 1) * other],
     [last + 1, 0],
-  ] as const) {
+  ] as const;
+  for (const [page, want] of pages) {
     const exchange = await context.send(pageQuery(context, page, other));
     const records = recordsOf(exchange);
+    if (!records) unseen.push({ label: `page ${page}`, exchange });
     if (!records || records.length === want) continue;
     findings.push({
       severity: 'error',
@@ -78,5 +94,5 @@ async function endAtAnotherSize(context: OperationContext, total: number, size: 
       exchanges: [exchange, ...end],
     });
   }
-  return findings;
+  return { findings, notObserved: unanswered(`pages of size ${other} at the end`, pages.length, unseen) };
 }

@@ -1,9 +1,11 @@
-import { identities, needRecords, recordsOf } from '../model/answers.ts';
+import { describeAnswers, identities, needRecords, recordsOf, unanswered } from '../model/answers.ts';
 import { needListing, listingTotal, pagesHolding, type Listing } from '../model/listing.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
 import { recheckOf } from '../moment/at-once.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
+import { partly } from '../model/skip.ts';
+import type { Exchange } from '../types.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is
@@ -56,73 +58,104 @@ export const paginationConsistency: ScenarioCheck = {
         recheck: recheckOf(context, queries, (pages) => identities(pages.slice(0, 3).flat()).join() !== identities(pages[3]!).join()),
       });
     }
-    const all = identities(listing.records);
-    for (const [page, size] of [
-      [2, 3],
-      [3, 5],
-      [2, 7],
-    ] as const) {
-      const start = (page - 1) * size;
-      if (start >= all.length) continue;
-      const exchange = await context.send(pageQuery(context, page, size));
-      const records = recordsOf(exchange);
-      if (!records) continue;
-      const expectedPage = all.slice(start, start + size);
-      const actual = identities(records);
-      if (actual.join() !== expectedPage.join()) {
-        findings.push({
-          severity: 'error',
-          message: `page ${page} of size ${size} is not records ${start}..${start + size - 1} of the listing`,
-          expected: expectedPage.join(', '),
-          actual: actual.join(', '),
-          exchange,
-          // The listing's pages that hold the records expected.
-          exchanges: [exchange, ...pagesHolding(listing, start, size)],
-          recheck: sliceRecheck(context, listing.size, page, size),
-        });
-      }
-    }
-    findings.push(...(await withoutPageSize(context, listing)));
-    return findings;
+    const slices = await slicesOfListing(context, listing);
+    const second = await withoutPageSize(context, listing);
+    return partly([...findings, ...slices.findings, ...second.findings], [...slices.notObserved, ...second.notObserved]);
   },
 };
 
 /**
+ * Page k of size n is records (k-1)n..kn-1 of the listing, for a few k and n; a slice the listing does not reach,
+ * or that got no 200 array, is not observed.
+ */
+async function slicesOfListing(context: OperationContext, listing: Listing): Promise<{ findings: Finding[]; notObserved: string[] }> {
+  const findings: Finding[] = [];
+  const all = identities(listing.records);
+  const slices = [
+    [2, 3],
+    [3, 5],
+    [2, 7],
+  ] as const;
+  const tooFar: string[] = [];
+  const unseen: { label: string; exchange: Exchange }[] = [];
+  for (const [page, size] of slices) {
+    const start = (page - 1) * size;
+    if (start >= all.length) {
+      tooFar.push(`page ${page} of size ${size}`);
+      continue;
+    }
+    const exchange = await context.send(pageQuery(context, page, size));
+    const records = recordsOf(exchange);
+    if (!records) {
+      unseen.push({ label: `page ${page} of size ${size}`, exchange });
+      continue;
+    }
+    const expectedPage = all.slice(start, start + size);
+    const actual = identities(records);
+    if (actual.join() !== expectedPage.join()) {
+      findings.push({
+        severity: 'error',
+        message: `page ${page} of size ${size} is not records ${start}..${start + size - 1} of the listing`,
+        expected: expectedPage.join(', '),
+        actual: actual.join(', '),
+        exchange,
+        // The listing's pages that hold the records expected.
+        exchanges: [exchange, ...pagesHolding(listing, start, size)],
+        recheck: sliceRecheck(context, listing.size, page, size),
+      });
+    }
+  }
+  const reached =
+    tooFar.length === 0
+      ? []
+      : [`page k of size n as records (k-1)n..kn-1, for ${tooFar.join(', ')}: the listing has ${all.length} records, none that far`];
+  return { findings, notObserved: [...reached, ...unanswered('pages of other sizes', slices.length, unseen)] };
+}
+
+/**
  * Pages 1 and 2 without pageSize, judged by the stated rules whatever the default size n is (n read as page
  * 1's length): when the listing holds more than page 1, page 2 is not page 1, shares no record with it, and,
- * unless it is the last page, holds n records too.
+ * unless it is the last page, holds n records too. Where the listing or the answers cannot show that (no page 2
+ * past page 1, no 200 arrays, an end not found), it is not observed.
  */
-async function withoutPageSize(context: OperationContext, listing: Listing): Promise<Finding[]> {
+async function withoutPageSize(context: OperationContext, listing: Listing): Promise<{ findings: Finding[]; notObserved: string[] }> {
   const total = listingTotal(listing);
   const one = firstPage(context.parameters);
   const queries = [{ [context.parameters.page.name]: String(one) }, { [context.parameters.page.name]: String(one + 1) }];
   const [first, second] = await Promise.all(queries.map((query) => context.send(query)));
   const [a, b] = [recordsOf(first!), recordsOf(second!)];
   const n = a?.length ?? 0;
-  if (!a || !b || n === 0 || total === undefined || total <= n) return [];
+  const unseen = (why: string) => ({ findings: [], notObserved: [`page 2 without ${context.parameters.pageSize.name}: ${why}`] });
+  if (!a || !b) return unseen(describeAnswers([first!, second!].filter((e) => !recordsOf(e))));
+  if (total === undefined) return unseen(`the listing's end was not found: ${listing.endProblem ?? listing.problem ?? ''}`);
+  if (n === 0) return unseen('page 1 holds no record');
+  if (total <= n) return unseen(`the listing has ${total} records, all on page 1`);
   const [ida, idb] = [identities(a), identities(b)];
   const shared = idb.filter((id) => ida.includes(id));
   /** Whether page 2 breaks a stated rule against page 1: empty, sharing a record, or short before the last page. */
   const broken = (p1: readonly string[], p2: readonly string[]) =>
     p2.length === 0 || p2.some((id) => p1.includes(id)) || (total >= 2 * p1.length + 1 && p2.length !== p1.length);
-  if (!broken(ida, idb)) return [];
+  if (!broken(ida, idb)) return { findings: [], notObserved: [] };
   const message =
     b.length === 0
       ? `page 2 without ${context.parameters.pageSize.name} is empty, though the listing holds ${total} records and page 1 ${n}`
       : shared.length > 0
         ? `pages 1 and 2 without ${context.parameters.pageSize.name} share ${shared.length} of their records${shared.length === n ? ' (page 2 is page 1)' : ''}`
         : `page 2 without ${context.parameters.pageSize.name} holds ${b.length} records, though page 1 holds ${n} and more follow`;
-  return [
-    {
-      severity: 'error',
-      message,
-      expected: `${Math.min(n, total - n)} records after page 1's, none of them on page 1`,
-      actual: `${b.length} records${shared.length > 0 ? `, ${shared.slice(0, 3).join(', ')} on both` : ''}`,
-      exchange: second!,
-      exchanges: [first!, second!],
-      recheck: recheckOf(context, queries, ([x, y]) => broken(identities(x!), identities(y!))),
-    },
-  ];
+  return {
+    findings: [
+      {
+        severity: 'error',
+        message,
+        expected: `${Math.min(n, total - n)} records after page 1's, none of them on page 1`,
+        actual: `${b.length} records${shared.length > 0 ? `, ${shared.slice(0, 3).join(', ')} on both` : ''}`,
+        exchange: second!,
+        exchanges: [first!, second!],
+        recheck: recheckOf(context, queries, ([x, y]) => broken(identities(x!), identities(y!))),
+      },
+    ],
+    notObserved: [],
+  };
 }
 
 /** Adjacent pages read beyond the prefix share no record, and each one before the last page is full. */

@@ -1,4 +1,5 @@
 import type { ResponseCheck } from '../model/check.ts';
+import type { Exchange } from '../types.ts';
 import { documentedResponse } from '../material/documented-response.ts';
 import { needsResponse } from '../material/needs.ts';
 
@@ -9,6 +10,19 @@ export const responseHeadersConformance: ResponseCheck = {
   description: 'documented response headers, when present, match their schemas',
   evidence: 'a 200 response',
   needs: needsResponse(200),
+  // The paging headers are optional: one never sent has no schema to meet here.
+  parts: ({ operation }) =>
+    [operation.paging.count, operation.paging.links].flatMap((name) =>
+      name === undefined
+        ? []
+        : [
+            {
+              claim: `${name}'s schema`,
+              found: (e: Exchange) => e.response?.status === 200 && e.response.headers[name] !== undefined,
+              missing: 'no 200 answer sent it',
+            },
+          ],
+    ),
   inspect(exchange, context) {
     const response = exchange.response;
     if (!response || !documentedResponse(context.operation, response.status)) return [];

@@ -6,7 +6,7 @@ import { preview } from '../model/answers.ts';
 import type { SchemaIssue } from '../../spec/schema-validator.ts';
 import type { Exchange } from '../types.ts';
 import { documentedResponse } from '../material/documented-response.ts';
-import { needsResponse } from '../material/needs.ts';
+import { needsRecord, needsResponse } from '../material/needs.ts';
 
 /**
  * Every response body matches its documented schema, checked by the spec's one schema validator (Ajv,
@@ -19,6 +19,8 @@ export const responseSchemaConformance: ResponseCheck = {
   description: 'every body (records and error bodies) matches its documented schema',
   evidence: 'a 200 response',
   needs: needsResponse(200),
+  // A 200 holding only [] shows the array, not the records' schema.
+  parts: () => [{ claim: "the records' schema", ...needsRecord }],
   inspect(exchange, context) {
     const response = exchange.response;
     if (!response || exchange.request.method === 'HEAD') return [];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { answered, describeAnswers } from '../model/answers.ts';
-import { noEvidence, type Skip } from '../model/skip.ts';
+import { noEvidence, partly, type Partly, type Skip } from '../model/skip.ts';
 import type { Finding } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import { REREADS } from '../moment/live-data.ts';
@@ -168,8 +168,11 @@ function checkGenerated<T>(run: Exploration<T>, generated: fc.Arbitrary<T>) {
   return fc.check(property, { seed: context.seed, numRuns: context.examples });
 }
 
-/** What the exploration found: the shrunk failure, the failures set aside, or why it saw nothing to judge. */
-function verdictOf<T>(run: Exploration<T>, details: fc.RunDetails<[T]>, sampled: number): Finding[] | Skip {
+/**
+ * What the exploration found: the shrunk failure, the failures set aside, or why it saw nothing to judge; with
+ * the requests it could not judge (no answer to judge, records beyond those read) as not observed.
+ */
+function verdictOf<T>(run: Exploration<T>, details: fc.RunDetails<[T]>, sampled: number): Finding[] | Skip | Partly {
   const { context } = run;
   if (details.failed && run.failure) {
     const shrunk = details.numShrinks > 0 ? `, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'}` : '';
@@ -182,10 +185,17 @@ function verdictOf<T>(run: Exploration<T>, details: fc.RunDetails<[T]>, sampled:
     ];
   }
   if (details.failed && details.errorInstance) throw details.errorInstance;
-  if (run.unconfirmed.length > 0) return run.unconfirmed;
-  if (run.judged === 0 && run.unknown > 0 && run.options.beyond) return run.options.beyond();
-  if (run.judged === 0) return noEvidence(`none of ${sampled} generated requests got an answer to judge: ${describeAnswers(run.unusable)}`);
-  return [];
+  if (run.judged === 0 && run.unconfirmed.length === 0) {
+    if (run.unknown > 0 && run.options.beyond) return run.options.beyond();
+    return noEvidence(`none of ${sampled} generated requests got an answer to judge: ${describeAnswers(run.unusable)}`);
+  }
+  // The requests judged are all a pass covers: those left unjudged are told apart.
+  return partly(run.unconfirmed, [
+    ...(run.unusable.length > 0
+      ? [`${run.unusable.length} of ${sampled} generated requests got no answer to judge: ${describeAnswers(run.unusable)}`]
+      : []),
+    ...(run.unknown > 0 ? [`${run.unknown} of ${sampled} generated requests needed records beyond the pages read (--max-pages)`] : []),
+  ]);
 }
 
 /**
@@ -209,7 +219,8 @@ function sender<T>(context: OperationContext, options: ExploreOptions<T>, genera
  * `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the first failure
  * is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with the seed that
  * replays it. No evidence when no generated request got an answer that could be judged;
- * `beyond()` when every one needed what lies beyond the pages --max-pages lets the kit read.
+ * `beyond()` when every one needed what lies beyond the pages --max-pages lets the kit read; when only some did,
+ * or got no answer to judge, how many is reported as not observed.
  *
  * @example
  * return explore(context, requestArbitrary(model, context.parameters), (request) => judgeRequest(request), { resync });
@@ -219,7 +230,7 @@ export async function explore<T>(
   arbitrary: fc.Arbitrary<T>,
   judge: (value: T) => Promise<Judgement>,
   options: ExploreOptions<T> = {},
-): Promise<Finding[] | Skip> {
+): Promise<Finding[] | Skip | Partly> {
   const generated = fc.limitShrink(arbitrary, MAX_SHRINKS);
   const run: Exploration<T> = {
     context,

@@ -26,7 +26,14 @@ interface Folded {
 export function createResponseJudge(checks: readonly ResponseCheck[], context: OperationContext) {
   const tally = answerTally();
   // A check skipped whatever the answers (opt-in, not asked for) looks at none.
-  const judged = checks.map((check) => ({ check, skip: check.skip?.(context), found: false, folded: new Map<string, Folded>() }));
+  const judged = checks.map((check) => ({
+    check,
+    skip: check.skip?.(context),
+    found: false,
+    // The parts of its claim no answer showed yet.
+    unseen: [...(check.parts?.(context) ?? [])],
+    folded: new Map<string, Folded>(),
+  }));
   const base = (check: ResponseCheck) => outcomeBase(check, context.operation.operationId);
   return {
     inspect(exchange: Exchange, place: Place): void {
@@ -35,6 +42,7 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
       for (const entry of judged) {
         if (entry.skip || (exchange.judgedAlone && !entry.check.everyAnswer)) continue;
         if (entry.check.needs?.found(exchange)) entry.found = true;
+        entry.unseen = entry.unseen.filter((part) => !part.found(exchange));
         entry.check.inspect(exchange, context).forEach((finding: Finding, i) => {
           const at = [...place, i];
           const key = `${finding.severity}|${finding.message.replace(/\[\d+\]/g, '[*]')}`;
@@ -48,13 +56,14 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
       }
     },
     outcomes(): CheckOutcome[] {
-      return judged.map(({ check, skip: skipped, found, folded }) => {
+      return judged.map(({ check, skip: skipped, found, unseen, folded }) => {
         const skip = skipped ?? (check.needs && !found ? noEvidence(`${check.needs.missing}: ${tally.describe()}`) : undefined);
         if (skip) return { ...base(check), status: 'skipped', failures: [], skipReason: skip.skip, skipCause: skip.cause };
         const failures = [...folded.values()]
           .sort((a, b) => comparePlaces(a.at, b.at))
           .map(({ failure, occurrences }) => (occurrences > 1 ? { ...failure, occurrences } : failure));
-        return { ...base(check), status: 'passed', failures };
+        const notObserved = unseen.map((part) => `${part.claim}: ${part.missing}`);
+        return { ...base(check), status: 'passed', failures, ...(notObserved.length > 0 ? { notObserved } : {}) };
       });
     },
   };

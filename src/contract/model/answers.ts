@@ -77,6 +77,21 @@ export function describeAnswers(exchanges: readonly Exchange[]): string {
 }
 
 /**
+ * The part of a check's claim resting on probes that got no answer to judge (a 5xx, a redirect, no response):
+ * how many of `total`, the first few by label, and what they got; nothing when every probe was answered.
+ *
+ * @example
+ * partly(findings, unanswered('wrong keys', 40, [{ label: 'an empty key', exchange }]));
+ * // ['1 of 40 wrong keys got no answer to judge (an empty key): the request got 503 text/plain']
+ */
+export function unanswered(what: string, total: number, unseen: readonly { label: string; exchange: Exchange }[]): string[] {
+  if (unseen.length === 0) return [];
+  const labels = unseen.slice(0, 3).map((u) => u.label);
+  const shown = `${labels.join(', ')}${unseen.length > labels.length ? ', …' : ''}`;
+  return [`${unseen.length} of ${total} ${what} got no answer to judge (${shown}): ${describeAnswers(unseen.map((u) => u.exchange))}`];
+}
+
+/**
  * No evidence unless every exchange is a 200 JSON array: the skip to return, naming what came back
  * instead, or undefined when they all are.
  */

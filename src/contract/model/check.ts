@@ -21,6 +21,13 @@ interface CheckBase {
   readonly judgesEachAnswer?: boolean;
 }
 
+/** A part of a response check's claim, seen only on the answers `found` picks (see ResponseCheck.parts). */
+export interface ClaimPart {
+  readonly claim: string;
+  found(exchange: Exchange): boolean;
+  readonly missing: string;
+}
+
 /** A check applied to every response the kit receives for an operation. */
 export interface ResponseCheck extends CheckBase {
   readonly kind: 'response';
@@ -29,6 +36,14 @@ export interface ResponseCheck extends CheckBase {
    * when no answer has it, the check is skipped for want of evidence, `missing` saying what was not seen.
    */
   readonly needs?: { found(exchange: Exchange): boolean; readonly missing: string };
+  /**
+   * Parts of its claim that only some answers show (the records' schema needs a record): `found` tells it of one
+   * answer showing the part; a part no answer showed is reported as not observable here, `claim: missing`.
+   *
+   * @example
+   * parts: () => [{ claim: "the records' schema", found: (e) => (recordsOf(e)?.length ?? 0) > 0, missing: 'no record' }]
+   */
+  parts?(context: OperationContext): readonly ClaimPart[];
   /** It sees every answer, those to requests off the interface (Exchange.judgedAlone) too. */
   readonly everyAnswer?: boolean;
   inspect(exchange: Exchange, context: OperationContext): Finding[];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/server/create-app.ts';
-import { runInProcess, spec } from '../../helpers.ts';
+import { runContract } from '../../../src/contract/run/run-contract.ts';
+import { KEY, runInProcess, spec } from '../../helpers.ts';
+import { servedMock } from '../targets/connection-servers.ts';
 
 const app = createApp({ spec, dataset: { seed: 4, counts: { alerts: 30, sensors: 12 } } });
 const roads = (fetch: (request: Request) => Response | Promise<Response>) =>
@@ -37,5 +39,24 @@ describe('other_roads_to_data and OPTIONS', () => {
       ['listAlerts', 'error', "OPTIONS /alert as a CORS preflight, without any key, gives the listing's data"],
       ['listSensors', 'error', "OPTIONS /sensor as a CORS preflight, without any key, gives the listing's data"],
     ]);
+  });
+
+  it('sends the dot segments as written over the network, and reports them not observable in process', async () => {
+    const { url, close } = await servedMock();
+    try {
+      const network = await runContract({ target: url, apiKey: KEY, document: spec.document, checks: ['other_roads_to_data'], seed: 1 });
+      expect(network.outcomes.map((o) => [o.status, o.notObserved])).toEqual([
+        ['passed', undefined],
+        ['passed', undefined],
+      ]);
+    } finally {
+      await close();
+    }
+    const inProcess = await roads((request) => app.fetch(request));
+    expect(inProcess.outcomes.map((o) => [o.operationId, o.status, o.notObserved])).toEqual([
+      ['listAlerts', 'passed', ['the dot segments (/./alert, /x/../alert): an in-process target gets URLs parsed, not as written']],
+      ['listSensors', 'passed', ['the dot segments (/./sensor, /x/../sensor): an in-process target gets URLs parsed, not as written']],
+    ]);
+    expect(inProcess.verdict).toBe('conformant');
   });
 });

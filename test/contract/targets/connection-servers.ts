@@ -56,3 +56,18 @@ export function replicasPinnedByConnection() {
     return { listener, url };
   });
 }
+
+/** The mock over node:http, as it is. */
+export function servedMock() {
+  const listener = getRequestListener(createApp({ spec, data: dataset }).fetch);
+  return listen((_, url) => ({ listener, url }));
+}
+
+/** The mock over node:http, ignoring search: a search's answer is the plain listing's, so a search leaking to a later request cannot show. */
+export function searchIgnored() {
+  const listener = getRequestListener(createApp({ spec, data: dataset }).fetch);
+  return listen((_, url) => {
+    url.searchParams.delete('search');
+    return { listener, url };
+  });
+}
