@@ -121,6 +121,9 @@ export function coveringSet(
   return { requests, pairs: pairsTotal(new Set(sizes.map((s) => s.label)).size) };
 }
 
+/** The order of each set of page-size classes, made once (it depends on nothing else). */
+const layouts = new Map<string, Slot[]>();
+
 /** One request of the covering set before its values are drawn: its classes, its size class, the term it takes. */
 interface Slot {
   readonly size: number;
@@ -135,17 +138,23 @@ interface Slot {
  * planned on it before the listing is read.
  */
 function layout(sizes: readonly SizeClass[]): Slot[] {
-  const slots = sizes.flatMap((size, i) =>
-    SEARCH_CLASSES.map((search, j): Slot => {
-      const drawn = search === 'hazard' ? HAZARDS : TERMS;
-      return {
-        size: i,
-        classes: { page: PAGE_CLASSES[(i + j) % PAGE_CLASSES.length]!, pageSize: size.label, search },
-        ...(search === 'absent' || search === 'empty' ? {} : { term: `${search} ${i % drawn}` }),
-      };
-    }),
-  );
-  return mostPairsFirst(slots);
+  const key = sizes.map((s) => s.label).join('|');
+  let ordered = layouts.get(key);
+  if (!ordered) {
+    const slots = sizes.flatMap((size, i) =>
+      SEARCH_CLASSES.map((search, j): Slot => {
+        const drawn = search === 'hazard' ? HAZARDS : TERMS;
+        return {
+          size: i,
+          classes: { page: PAGE_CLASSES[(i + j) % PAGE_CLASSES.length]!, pageSize: size.label, search },
+          ...(search === 'absent' || search === 'empty' ? {} : { term: `${search} ${i % drawn}` }),
+        };
+      }),
+    );
+    ordered = mostPairsFirst(slots);
+    layouts.set(key, ordered);
+  }
+  return ordered;
 }
 
 /** What the covering set costs a listing, prefix by prefix: what a run planned to fit its time trims by. */
@@ -201,24 +210,30 @@ const COST = { search: 1, newTerm: 1.5, page: 0.05 } as const;
 function mostPairsFirst(slots: readonly Slot[]): Slot[] {
   const held = new Set<string>();
   const seen = new Set<string>();
-  const classesOf = ({ classes }: Slot) => Object.entries(classes).map(([parameter, c]) => `${parameter} ${c}`);
   const terms = new Set<string>();
+  // Each slot's pairs and classes as keys, made once: the choice below looks at every slot left at every step.
+  const left = slots.map((slot) => ({
+    slot,
+    pairs: pairsOf(slot.classes),
+    classes: Object.entries(slot.classes).map(([parameter, c]) => `${parameter} ${c}`),
+  }));
   const costOf = ({ term }: Slot) => (term === undefined ? COST.page : COST.search + (terms.has(term) ? 0 : COST.newTerm));
-  const left = [...slots];
   const ordered: Slot[] = [];
   while (left.length > 0) {
     let best = 0;
     let most = -1;
-    for (const [i, slot] of left.entries()) {
-      const fresh = classesOf(slot).some((c) => !seen.has(c)) ? 1_000 : 0;
-      const worth = fresh + pairsOf(slot.classes).filter((pair) => !held.has(pair)).length / costOf(slot);
+    for (const [i, { slot, pairs, classes }] of left.entries()) {
+      let adds = 0;
+      for (const pair of pairs) if (!held.has(pair)) adds += 1;
+      const fresh = classes.some((c) => !seen.has(c)) ? 1_000 : 0;
+      const worth = fresh + adds / costOf(slot);
       if (worth > most) [best, most] = [i, worth];
     }
     const [next] = left.splice(best, 1);
-    for (const pair of pairsOf(next!.classes)) held.add(pair);
-    for (const c of classesOf(next!)) seen.add(c);
-    if (next!.term !== undefined) terms.add(next!.term);
-    ordered.push(next!);
+    for (const pair of next!.pairs) held.add(pair);
+    for (const c of next!.classes) seen.add(c);
+    if (next!.slot.term !== undefined) terms.add(next!.slot.term);
+    ordered.push(next!.slot);
   }
   return ordered;
 }

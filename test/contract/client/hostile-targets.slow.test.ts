@@ -276,10 +276,12 @@ describe('hostile targets, over real HTTP, against the built CLI', () => {
 
   it('a 200 application/json body that never ends: the run ends within 60 s, in bounded memory', async () => {
     const target = await listen(endlessJson);
-    // The defaults, but for the report files: what a CI job would run.
+    // The defaults, but for the report files: what a CI job would run. The kit's own peak against a small
+    // conformant target, measured in the same test, is the baseline (its size varies with the machine).
+    const baseline = await contract((await listen(fromFetch(app.fetch))).url, [], { measureRss: true });
     const run = await contract(target.url, [], { measureRss: true });
     console.info(
-      `endless body: ${run.seconds.toFixed(1)} s, peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB (${run.rssSource}), ${target.requests()} requests`,
+      `endless body: ${run.seconds.toFixed(1)} s, peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB (${run.rssSource}; ${baseline.peakRssMb?.toFixed(0) ?? '?'} MB against a small conformant target), ${target.requests()} requests`,
     );
     expect(run.seconds).toBeLessThan(60);
     expect(run.stderr).toBe('');
@@ -290,8 +292,10 @@ describe('hostile targets, over real HTTP, against the built CLI', () => {
     expect(received.map((o) => o.status)).toEqual(['failed', 'failed']);
     expect(received[0]!.failures[0]!.message).toMatch(/body larger than \d+ bytes/);
     expect(junitCases(run).get('listAlerts/response_received')?.failure?.['@_message']).toMatch(/body larger than/);
-    if (run.peakRssMb === undefined) console.warn(`peak RSS not asserted: ${run.rssSource}`);
-    else expect(run.peakRssMb, `peak RSS, by ${run.rssSource}`).toBeLessThan(300);
+    // Read whole, the body would be gigabytes within the 60 s; cut at its cap, it costs the kit little more than a
+    // small listing does.
+    if (run.peakRssMb === undefined || baseline.peakRssMb === undefined) console.warn(`peak RSS not asserted: ${run.rssSource}`);
+    else expect(run.peakRssMb - baseline.peakRssMb, `peak RSS, by ${run.rssSource}`).toBeLessThan(100);
     expectNoLeak(run);
   }, 90_000);
 
