@@ -129,15 +129,25 @@ export interface components {
         IndexProgress: {
             [key: string]: number;
         };
+        /**
+         * @description Live data only: by the collection's data-file key, how many settled records of its window no built part
+         *     of its search index holds yet, which every search scans. Under two blocks of a few thousand records
+         *     once ready, whatever the load.
+         */
+        IndexBacklog: {
+            [key: string]: number;
+        };
         /** @description The readiness probe's answer once every search index is built. */
         Readiness: {
             /** @constant */
             status: "ready";
             progress: components["schemas"]["IndexProgress"];
+            backlog?: components["schemas"]["IndexBacklog"];
         };
         /** @description A problem document (type urn:tempmon:problem:not-ready) with each collection's progress. */
         NotReady: components["schemas"]["Problem"] & {
             progress: components["schemas"]["IndexProgress"];
+            backlog?: components["schemas"]["IndexBacklog"];
         };
         /** @description One invalid request parameter (an item of the mock's `errors` extension member of Problem). */
         ParameterError: {

@@ -4,7 +4,8 @@
 // shared, noisy machine. Servers are pinned to core 0 and wrk to core 1. Then a million-record mock,
 // unpinned, loaded with random pages from its first second, while its search index builds.
 // A script, not a test: BENCH_SECONDS sets each run's length (default 5), BENCH_WARMUP each server's warm-up
-// (default 5); BENCH_MILLION=0 skips the million.
+// (default 5); BENCH_MILLION=0 skips the million. BENCH_SOAK=1 adds the live soak (live-soak.ts: 10 minutes
+// by default, BENCH_SOAK_* size it).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,6 +14,7 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { missingTool } from '../../src/build/runtime-tool.mjs';
 import { SCALE_END, SCALE_START, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
+import { liveSoak, soakSettings } from './live-soak.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const HERE = join(ROOT, 'test/bench');
@@ -496,19 +498,23 @@ const scenarios: { name: string; target: Target; warmTarget?: Target; ratio?: nu
 // Headers that node:http writes itself; the rest are copied to the bare server.
 const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
+/**
+ * A bare node:http server sending `server`'s answer to `path`: its bytes and its headers (`name` tells its
+ * files apart).
+ */
+async function bareCopyOf(server: Contender, path: string, name: string): Promise<Contender> {
+  const response = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': KEY } });
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  const bodyFile = join(OUT, `bench-body-${name}.json`);
+  const headersFile = join(OUT, `bench-headers-${name}.json`);
+  writeFileSync(bodyFile, Buffer.from(await response.arrayBuffer()));
+  writeFileSync(headersFile, JSON.stringify(Object.fromEntries([...response.headers].filter(([header]) => !OWN_HEADERS.has(header)))));
+  return contender('bare node:http', (port) => [process.execPath, join(HERE, 'bare-server.mjs'), bodyFile, String(port), headersFile], '/');
+}
+
 for (const [i, scenario] of scenarios.entries()) {
   // The bare server sends the mock's answer to the scenario's first request: its bytes and its headers.
-  const response = await fetch(`${mock.url}${scenario.target.path}`, { headers: { 'x-api-key': KEY } });
-  if (response.status !== 200) throw new Error(`${scenario.target.path} answered ${response.status}`);
-  const bodyFile = join(OUT, `bench-body-${i}.json`);
-  const headersFile = join(OUT, `bench-headers-${i}.json`);
-  writeFileSync(bodyFile, Buffer.from(await response.arrayBuffer()));
-  writeFileSync(headersFile, JSON.stringify(Object.fromEntries([...response.headers].filter(([name]) => !OWN_HEADERS.has(name)))));
-  const bare = await contender(
-    'bare node:http',
-    (port) => [process.execPath, join(HERE, 'bare-server.mjs'), bodyFile, String(port), headersFile],
-    '/',
-  );
+  const bare = await bareCopyOf(mock, scenario.target.path, String(i));
   const [base, measured, measuredQuiet] = await compare(scenario.quiet ? [bare, mock, quiet] : [bare, mock], scenario.target);
   bare.stop();
   const common = { scenario: scenario.name, baseline: bare.name, base: base! };
@@ -527,6 +533,33 @@ for (const [i, scenario] of scenarios.entries()) {
       { ...common, scenario: `${scenario.name}, --quiet`, server: quiet.name, measured: measuredQuiet, rssMb: peakRss(quiet.child) },
       true,
     );
+}
+
+// A plain live page (issue 41): at 100 arrivals a second its data changes every few milliseconds, and the
+// requests between two changes share its bytes; each answer states its own moment. The bare server sends
+// one of its answers, moment header and all.
+{
+  const LIVE_PAGE = '/alert?page=3&pageSize=20';
+  const live = await contender('tempmon serve --live', (port) =>
+    mockCommand('--port', String(port), '--alerts', '10000', '--live', '--live-rate', '100/s'),
+  );
+  await indexed(live.url);
+  const bare = await bareCopyOf(live, LIVE_PAGE, 'live');
+  const [base, measured] = await compare([bare, live], fixed(LIVE_PAGE));
+  bare.stop();
+  record(
+    {
+      scenario: 'live page 3 of 20, 100 arrivals/s',
+      baseline: bare.name,
+      base: base!,
+      server: live.name,
+      measured: measured!,
+      target: 0.5,
+      rssMb: peakRss(live.child),
+    },
+    true,
+  );
+  live.stop();
 }
 
 // BENCH_AGAINST=DIR: the same scenarios against the mock of another checkout (its dist/ built), in turns with
@@ -818,6 +851,17 @@ const MILLION_RUNS = [
 const millions: ((typeof MILLION_RUNS)[number] & { run: Awaited<ReturnType<typeof millionRecords>> })[] = [];
 if (withMillion) for (const named of MILLION_RUNS) millions.push({ ...named, run: await millionRecords(named.label, named.live) });
 
+// The live soak (issue 41, live-soak.ts): minutes of mixed load on a live mock, so only with BENCH_SOAK=1.
+const soak =
+  process.env.BENCH_SOAK === '1' && generator.name === 'wrk'
+    ? await liveSoak({ wrk: generator.path, placed, freePort }, soakSettings())
+    : undefined;
+if (!soak) {
+  const why = process.env.BENCH_SOAK === '1' ? 'it needs wrk' : 'BENCH_SOAK=1 runs it, about 10 minutes more';
+  console.log(`\nlive soak: not run (${why}; alone: node --import tsx test/bench/live-soak.ts)`);
+}
+errors.push(...(soak?.failures.map((f) => `live soak, ${f}`) ?? []));
+
 // The report.
 const totalSeconds = Math.round((performance.now() - began) / 1000);
 // At least one space after each cell, so a long name never runs into the next column.
@@ -843,6 +887,7 @@ const misses = [
   ...millions.flatMap(({ run, label }) =>
     run.checks.filter((c) => c.ok === false).map((c) => `${label}, ${c.what}: ${c.value} (target ${c.target})`),
   ),
+  ...(soak?.checks.filter((c) => c.ok === false).map((c) => `live soak, ${c.what}: ${c.value} (target ${c.target})`) ?? []),
 ];
 const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 const json = {
@@ -863,6 +908,7 @@ const json = {
   rows,
   million: millions[0]?.run,
   millionLive: millions[1]?.run,
+  liveSoak: soak,
   misses,
   errors,
   warnings,
