@@ -203,11 +203,18 @@ export function liveSearch(
     inBackground(upkeep);
   };
 
+  // The first parts still in the window (they leave it as the others do, built or not).
+  const firstParts = () => parts.filter((p) => p.first);
+  const firstBuilt = () => firstParts().every((p) => p.build.index());
   // First parts built: a large window's searches are answered from then on, and parts are kept in pace.
   let built = !large;
-  /** Finishes the parts not built yet but the newest: a request that seals another waits for them. */
+  /**
+   * Finishes the later parts not built yet but the newest: a request that seals another waits for them.
+   * The window's parts at start are left to the upkeep (a small window's search completes them; a large
+   * one's waits for them): finishing them here would stall a page request for the whole first build.
+   */
   const keepPace = () => {
-    for (let i = parts.length - 1; i >= 1; i -= 1) parts[i]!.build.complete();
+    for (let i = parts.length - 1; i >= 1; i -= 1) if (!parts[i]!.first) parts[i]!.build.complete();
     prune();
   };
   const olderBuilt = () => parts.every((p, i) => i === 0 || p.build.index());
@@ -233,19 +240,19 @@ export function liveSearch(
     }
     warmTo = now;
     warmed = Math.max(warmed, bottom - 1);
-    if (more && built) keepPace();
+    if (more) {
+      built ||= firstBuilt();
+      if (built) keepPace();
+    }
     if (warmed < warmTo || more) queue();
   };
   queue();
 
-  // The first parts still in the window (they leave it as the others do, built or not).
-  const firstParts = () => parts.filter((p) => p.first);
   const share = () => {
     const first = firstParts();
     const count = first.reduce((sum, p) => sum + p.top - p.bottom + 1, 0);
     return count === 0 ? 1 : first.reduce((sum, p) => sum + p.build.share() * (p.top - p.bottom + 1), 0) / count;
   };
-  const firstBuilt = () => firstParts().every((p) => p.build.index());
   // Once ready, ready for good: later parts never make a search wait (they are scanned until built).
   let readyOnce = !large;
   let catchUp: number | undefined;

@@ -180,24 +180,29 @@ export function searchLayout(
       if (repeats > 0 && (texts.length * texts.length) / (2 * repeats) <= MAX_CODES / 2) dictionaryFields.add(field);
     }
   }
+  // A field most sampled records have, always with one shape: a record's value of that shape can be kept
+  // as hex digits; any other value of it stays text.
+  const shapeFor = ({ texts, strings }: (typeof fields)[number]) =>
+    strings && texts.length * 2 >= sample.length ? shapeOf(texts) : undefined;
   const { partSize } = options;
   if (options.packed && partSize !== undefined) {
-    for (const { field, texts, distinct } of fields) {
+    for (const field of fields) {
       // The values one part would hold, from the set's size as the birthday rule guesses it.
+      const { texts, distinct } = field;
       const repeats = texts.length - distinct;
       const set = repeats === 0 ? Number.POSITIVE_INFINITY : (texts.length * texts.length) / (2 * repeats);
       const perPart = Number.isFinite(set) ? set * (1 - Math.exp(-partSize / set)) : partSize;
-      if (perPart > partSize / 4) dictionaryFields.delete(field);
+      // Hex digits only: as text, the field would cost a native scan of every record's value per search (a
+      // part's dictionary is searched through its values' trigrams), 4x slower searches over 100,000 alerts.
+      if (perPart > partSize / 4 && shapeFor(field)) dictionaryFields.delete(field.field);
     }
   }
-  // A field most sampled records have, always with one shape: a record's value of that shape is kept
-  // as hex digits; any other value of it stays text.
   const shapes = new Map<string, Shape>();
   if (options.packed) {
-    for (const { field, texts, strings } of fields) {
-      if (!strings || dictionaryFields.has(field) || texts.length * 2 < sample.length) continue;
-      const shape = shapeOf(texts);
-      if (shape) shapes.set(field, shape);
+    for (const field of fields) {
+      if (dictionaryFields.has(field.field)) continue;
+      const shape = shapeFor(field);
+      if (shape) shapes.set(field.field, shape);
     }
   }
   return { builder: (expected) => laidOutBuilder([...dictionaryFields], shapes, expected) };
@@ -327,6 +332,13 @@ function laidOutBuilder(dictionaryFields: readonly string[], shapes: ReadonlyMap
           matching: matchingScratch(columns.length),
           codes: [] as number[],
         });
+      }
+      // The values' own maps served the adding only; the index lives on (a live collection keeps a part per
+      // block), and the builder's scope with it.
+      for (const d of fields) {
+        d.codes.clear();
+        d.byValue.clear();
+        d.values.length = 0;
       }
       const total = count;
       const seen = new Uint8Array(total);
