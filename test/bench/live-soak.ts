@@ -15,6 +15,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { liveBlock } from '../../src/store/live-search.ts';
+import { cpuTime, runToEnd, wrkMs } from './processes.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const KEY = 'tempmon-dev-key';
@@ -118,11 +119,11 @@ export async function liveSoak(tools: SoakTools, settings: SoakSettings, log: (l
     for (let minute = 1; minute <= minutes; minute += 1) {
       const wrkArgs = ['-t1', `-c${CONNECTIONS}`, `-d${minuteSeconds}s`, '--latency', '--timeout', '10s', '-H', `x-api-key: ${KEY}`];
       wrkArgs.push('-s', join(ROOT, 'test/bench/live-mix.lua'), `${url}/`, '--', String(sent), String(seed), String(alerts));
-      const cpuBefore = cpuMicros(server.child);
-      const run = await finished(tools.placed([tools.wrk, ...wrkArgs], 'generator'));
+      const cpuBefore = cpuTime(server.child.pid) ?? 0;
+      const run = await runToEnd(tools.placed([tools.wrk, ...wrkArgs], 'generator'));
       if (run.status !== 0) throw new Error(`wrk failed:\n${run.stdout}${run.stderr}`);
       const load = readWrk(run.stdout);
-      const cpuUs = Math.round((cpuMicros(server.child) - cpuBefore) / Math.max(1, load.requests));
+      const cpuUs = Math.round(((cpuTime(server.child.pid) ?? 0) - cpuBefore) / Math.max(1, load.requests));
       // Requests in flight when wrk stopped are not counted: skip past their terms too.
       sent += load.requests + CONNECTIONS;
       const rssMb = residentMb(server.child);
@@ -204,44 +205,15 @@ function readWrk(output: string) {
     if (!match) throw new Error(`wrk's report lacks ${pattern}:\n${output}`);
     return match[1]!;
   };
-  const ms = (text: string) => {
-    const [, value, unit] = /^([\d.]+)(us|ms|s|m)$/.exec(text) ?? [];
-    return Math.round(Number(value) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit as 'us' | 'ms' | 's' | 'm'] * 100) / 100;
-  };
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   return {
     rps: Math.round(Number(number(/Requests\/sec:\s+([\d.]+)/))),
-    p50: ms(number(/^\s+50%\s+(\S+)/m)),
-    p99: ms(number(/^\s+99%\s+(\S+)/m)),
+    p50: wrkMs(number(/^\s+50%\s+(\S+)/m)),
+    p99: wrkMs(number(/^\s+99%\s+(\S+)/m)),
     requests: Number(number(/(\d+) requests in/)),
     statuses: Object.fromEntries([...output.matchAll(/^status (\d+): (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])])),
     socketErrors: socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
   };
-}
-
-/** Runs a command to its end. */
-function finished(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-/** The kernel's clock ticks per second, in which /proc reports CPU time. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** CPU time a process has used so far (user + system), in µs. */
-function cpuMicros(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
 }
 
 /** Resident memory of a process now (VmRSS), in MB. */
