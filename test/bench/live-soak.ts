@@ -2,7 +2,7 @@
 // is, under the mixed load of live-mix.lua from 50 connections, the server pinned to core 0 and wrk to core 1.
 // Each minute is a wrk run of its own; after it the bench reads the server's RSS and CPU time, its /readyz
 // (the search's backlog), then has V8 collect garbage through the inspector and reads the heap used after it.
-// `npm run bench` runs it with BENCH_SOAK=1 (it takes about BENCH_SOAK_MINUTES minutes); alone:
+// `npm run bench` runs it with BENCH_SOAK=1 (it takes about BENCH_SOAK_MINUTES minutes), and BENCH_ONLY=soak alone; or:
 //   node --import tsx test/bench/live-soak.ts
 // BENCH_SOAK_ALERTS (default 20000) and BENCH_SOAK_RATE (default 100/s) set the window; BENCH_SOAK_MINUTES its
 // length (default: three turnovers of the window, 10 minutes for 20,000 alerts at 100/s); BENCH_SOAK_SEED the
