@@ -15,12 +15,18 @@ import { changingSensors, type SensorCycle, sensorAt, sensorEvents } from './sen
  */
 export interface LiveCollection {
   readonly size: number;
+  /** Whether records arrive (the oldest then leave the window); false for one that only changes, or holds still. */
+  readonly arrives: boolean;
+  /** The mean gap between arrivals (ms), the unit its changes are timed in (see beat in live-rate.ts). */
+  readonly beat: number;
   /** How many records have arrived by t (0 for a collection that only changes, or holds still). */
   arrived(t: number): number;
   /** How many changes (arrivals, updates) by t: it moves whenever a record of the window changes. */
   events(t: number): number;
   /** Record r as served at t. */
   record(r: number, t: number): ApiRecord;
+  /** How many times record r has changed by t (0 for one that never does): record(r, t) is a function of it. */
+  version(r: number, t: number): number;
   /** The records that may still change after t (few: arrivals in their story, sensors in their cycles). */
   unsettled(t: number): readonly number[];
   /** The newest arrival that will not change after t (every arrival up to it is final); 0 when none. */
@@ -65,33 +71,61 @@ export function liveCollection(
     const byIndex = new Map<number, SensorCycle>(sensors.map((s) => [s.index, s]));
     return {
       size: count,
+      arrives: false,
+      beat: unit,
       arrived: () => 0,
       events: (t) => sensors.reduce((sum, s) => sum + sensorEvents(s, t), 0),
       record(r, t) {
         const s = byIndex.get(-r);
         return s && t >= s.start ? factory.record(schema, -r, sensorAt(seed, stream, s, t)) : still(r);
       },
+      version(r, t) {
+        const s = byIndex.get(-r);
+        return s ? sensorEvents(s, t) : 0;
+      },
       unsettled: () => sensors.map((s) => -s.index),
       settled: () => 0,
     };
   }
   if (kind === 'still')
-    return { size: count, arrived: () => 0, events: () => 0, record: (r) => still(r), unsettled: () => [], settled: () => 0 };
+    return {
+      size: count,
+      arrives: false,
+      beat: unit,
+      arrived: () => 0,
+      events: () => 0,
+      record: (r) => still(r),
+      version: () => 0,
+      unsettled: () => [],
+      settled: () => 0,
+    };
 
   const plays = schema === 'Alert';
   const span = plays ? LIFECYCLE_BEATS * unit : 0;
   const lifecycle = (k: number) => alertLifecycle(seed, stream, k, arrivalTime(schedule, k), unit);
+  // The count at t holds until the next arrival or stage after t: kept, since many requests come between
+  // two changes (and every answer, replayed or not, is keyed by it).
+  let known = { from: Number.NaN, until: Number.NaN, events: 0 };
   return {
     size: count,
+    arrives: true,
+    beat: unit,
     arrived: (t) => arrivalsBy(schedule, t),
     events(t) {
+      if (t >= known.from && t < known.until) return known.events;
       const arrived = arrivalsBy(schedule, t);
-      if (!plays) return arrived;
+      let until = arrivalTime(schedule, arrived + 1);
       // Arrivals before t - span have played every stage; the few since, as far as each has come.
-      const done = arrivalsBy(schedule, t - span);
+      const done = plays ? arrivalsBy(schedule, t - span) : arrived;
       let events = done * STAGES;
-      for (let k = done + 1; k <= arrived; k += 1) events += stageAt(lifecycle(k), t);
-      return events;
+      for (let k = done + 1; k <= arrived; k += 1) {
+        const story = lifecycle(k);
+        const stage = stageAt(story, t);
+        events += stage;
+        if (stage < STAGES) until = Math.min(until, story.times[stage]!);
+      }
+      known = { from: t, until, events: plays ? events : arrived };
+      return known.events;
     },
     record(r, t) {
       if (r <= 0) return still(r);
@@ -100,6 +134,7 @@ export function liveCollection(
       const story = lifecycle(r);
       return factory.arrival(schema, r, at, alertStage(seed, stream, r, story, stageAt(story, t)));
     },
+    version: (r, t) => (r <= 0 || !plays ? 0 : stageAt(lifecycle(r), t)),
     unsettled(t) {
       if (!plays) return [];
       const arrived = arrivalsBy(schedule, t);

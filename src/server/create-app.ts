@@ -12,7 +12,7 @@ import { apiKeyAuth } from './api-key-auth.ts';
 import { createDatasetStore, createGeneratedDatasetStore } from '../store/dataset-store.ts';
 import { createLiveDatasetStore } from '../store/live-store.ts';
 import { liveSettings } from '../live/live-options.ts';
-import { takeMoment } from './live-moment.ts';
+import { MOMENT_HEADER, liveIdentity, takeMoment } from './live-moment.ts';
 import { errorRate } from './error-rate.ts';
 import { forcedResponse } from './forced-response.ts';
 import { createShell } from '../http/create-shell.ts';
@@ -76,12 +76,14 @@ export function createMock(options: AppOptions = {}): Mock {
   // Simulated conditions must see every request, so they turn the response cache off.
   const simulated = scenarios.latency !== undefined || scenarios.errorRate !== undefined || scenarios.rateLimit !== undefined;
   const { clock } = store;
-  // Live answers change with the clock and state their moment: the app answers each one.
+  // Live answers change with the clock and state their moment: one is replayed while its listing's data
+  // holds (its count of changes at the moment), stating the moment of the request it answers.
   const cache = createResponseCache({
-    enabled: !simulated && !clock,
-    identity: () => store.identity,
+    enabled: !simulated,
+    identity: clock ? liveIdentity(store, operations) : () => store.identity,
     keyHeaders: apiKeyHeaders(operations),
     knownKey,
+    ...(clock ? { live: { clock, header: MOMENT_HEADER } } : {}),
   });
 
   // One pipeline, in this order: every rule below lives once, here, and node:http only replays its answers.
@@ -108,7 +110,7 @@ export function createMock(options: AppOptions = {}): Mock {
           hide,
         );
         // Order: delay everything, then forced states (no key needed), auth, rate limit, injected faults.
-        if (clock) app.get(path, takeMoment(clock));
+        if (clock) app.get(path, takeMoment(clock, cache.momentOf));
         app.get(path, latency(scenarios.latency, latencyStream), forcedResponse(operation));
         if (operation.apiKeyHeader) app.get(path, apiKeyAuth(operation.apiKeyHeader, knownKey, operation));
         if (scenarios.rateLimit && operation.apiKeyHeader) app.get(path, rateLimit(scenarios.rateLimit, operation));

@@ -14,11 +14,18 @@ declare module 'hono' {
   }
 }
 
-/** A response as the app wrote it: status, headers and body bytes. */
+/** A response as the app wrote it: status, headers and body bytes, and the data it was made of. */
 interface Stored {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: Buffer;
+  readonly data: string;
+}
+
+/** Live data: the clock each request's moment is read from, and the header an answer states it in. */
+export interface LiveMoment {
+  readonly clock: () => number;
+  readonly header: string;
 }
 
 /** A connection's last replayed request, as compared with its next one (see createResponseCache). */
@@ -37,6 +44,12 @@ interface Asked {
 /** Answers kept, and their bytes: a bounded share of memory, whatever the URLs clients send. */
 const MAX_ENTRIES = 10_000;
 const MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Live data: a page's answer is replayed only while its data holds (milliseconds at a fast rate), so only
+ * pages asked for again and again (a dashboard's) are worth keeping; the rest would only hold stale bytes.
+ */
+const LIVE_ENTRIES = 512;
+const LIVE_BYTES = 8 * 1024 * 1024;
 
 /** What the node:http listener needs of the cache (see createResponseCache). */
 export interface ResponseCache {
@@ -44,6 +57,8 @@ export interface ResponseCache {
   readonly capture: MiddlewareHandler;
   /** Replays the stored response of a request, before any Fetch API object is made; false when there is none. */
   readonly replay: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /** Live data: the moment replay read for a request it left to the app, which answers for that moment. */
+  readonly momentOf: (request: IncomingMessage | undefined) => number | undefined;
 }
 
 /**
@@ -63,18 +78,28 @@ export interface ResponseCache {
  * If-None-Match and data, and the same verdict of the key check, which runs on every request) gets
  * that answer without a lookup, while nothing was stored or evicted since. Such replays do not refresh
  * the answer's place in the LRU: evicted, it is stored again from its next two requests.
+ * A request's answer is kept under its key with the data it was made of, so a request keeps one answer,
+ * of the newest data. Live data (`live`): the moment is read once per request, here, and the app answers a
+ * request it is left for that moment (see momentOf); the data is named by the moment (see `identity`), so a
+ * page is replayed while its data holds (many requests between two arrivals), stating each request's own
+ * moment in `live.header`.
  */
 export function createResponseCache(options: {
   readonly enabled: boolean;
-  readonly identity: () => string;
+  /**
+   * The data a request's answer is made of (the raw URL, and live data's moment): undefined when its
+   * answer must never be replayed.
+   */
+  readonly identity: (url: string | undefined, moment: number | undefined) => string | undefined;
   /** The headers carrying API keys, and the app's key check. */
   readonly keyHeaders: readonly string[];
   readonly knownKey: KeyChecker;
+  readonly live?: LiveMoment;
 }): ResponseCache {
-  const { enabled, identity, keyHeaders, knownKey } = options;
+  const { enabled, identity, keyHeaders, knownKey, live } = options;
   const stored = new AdmissionCache<Stored>({
-    max: MAX_ENTRIES,
-    maxSize: MAX_BYTES,
+    max: live ? LIVE_ENTRIES : MAX_ENTRIES,
+    maxSize: live ? LIVE_BYTES : MAX_BYTES,
     sizeOf: (entry) => entry.body.length + 512,
     remembered: MAX_ENTRIES,
   });
@@ -89,9 +114,21 @@ export function createResponseCache(options: {
     return keys;
   };
 
-  // The key of a request that missed, made by replay before the app ran (so data reloaded meanwhile is
-  // never stored under the new identity), for capture to store the app's answer under.
-  const missed = new WeakMap<IncomingMessage, string>();
+  // The key and data of a request that missed, made by replay before the app ran (so data reloaded
+  // meanwhile is never stored as the new data's), for capture to store the app's answer under.
+  const missed = new WeakMap<IncomingMessage, { readonly key: string; readonly data: string }>();
+  // Live data: the moment of a request left to the app.
+  const moments = new WeakMap<IncomingMessage, number>();
+  // The moment's text, made once per millisecond (many replays share one).
+  let statedAt = Number.NaN;
+  let stated = '';
+  const statedMoment = (moment: number) => {
+    if (moment !== statedAt) {
+      statedAt = moment;
+      stated = new Date(moment).toISOString();
+    }
+    return stated;
+  };
   // What each connection asked last and the answer it got; `version` counts changes to `stored`, so an
   // answer since replaced or evicted is never replayed from here.
   const lastAsked = new WeakMap<Socket, Asked>();
@@ -102,20 +139,25 @@ export function createResponseCache(options: {
     const cacheable = c.get('cacheable');
     if (!cacheable || (c.res.status !== 200 && c.res.status !== 304)) return;
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    const key = incoming && missed.get(incoming);
-    if (!key) return;
+    const asked = incoming && missed.get(incoming);
+    if (!asked) return;
     const body = Buffer.from(cacheable.body, 'utf8');
     const headers = Object.fromEntries(c.res.headers);
     if (c.res.status === 200) headers['content-length'] = String(body.length);
-    stored.set(key, { status: c.res.status, headers, body });
+    stored.set(asked.key, { status: c.res.status, headers, body, data: asked.data });
     version += 1;
   };
 
   const replay = (request: IncomingMessage, response: ServerResponse): boolean => {
     const { method, headers, url, socket } = request;
     if (!enabled || (method !== 'GET' && method !== 'HEAD')) return false;
+    const moment = live?.clock();
+    const data = identity(url, moment);
+    if (data === undefined) {
+      if (moment !== undefined) moments.set(request, moment);
+      return false;
+    }
     const keys = verdictsOf(headers);
-    const data = identity();
     const { host, prefer } = headers;
     const etags = headers['if-none-match'];
     // A request like its connection's last one (a client polling a page) is answered as that one was,
@@ -135,20 +177,22 @@ export function createResponseCache(options: {
     )
       hit = last.hit;
     else {
-      const key = `${data}\u0000${host ?? ''}\u0000${url ?? ''}\u0000${keys}\u0000${prefer ?? ''}\u0000${etags ?? ''}`;
+      const key = `${host ?? ''}\u0000${url ?? ''}\u0000${keys}\u0000${prefer ?? ''}\u0000${etags ?? ''}`;
       hit = stored.get(key);
-      if (!hit) {
+      if (hit?.data !== data) {
         // Stored from its second sight on: a request seen once (a fresh search term each time) is never
         // stored, which would cost more than answering it (reading a Response's headers makes it whole).
-        if (stored.admits(key)) missed.set(request, key);
+        // An answer of other data is replaced by this one's.
+        if (hit !== undefined || stored.admits(key)) missed.set(request, { key, data });
+        if (moment !== undefined) moments.set(request, moment);
         return false;
       }
       if (socket) lastAsked.set(socket, { version, url, keys, host, prefer, etags, data, hit });
     }
-    response.writeHead(hit.status, hit.headers);
+    response.writeHead(hit.status, moment === undefined ? hit.headers : { ...hit.headers, [live!.header]: statedMoment(moment) });
     response.end(method === 'HEAD' || hit.status === 304 ? undefined : hit.body);
     return true;
   };
 
-  return { capture, replay };
+  return { capture, replay, momentOf: (request) => (request ? moments.get(request) : undefined) };
 }

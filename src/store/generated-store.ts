@@ -14,7 +14,7 @@ const KEEP_LIMIT = 20_000;
 /**
  * A store that holds no records: record i is generated from the seed when a page needs it, so a
  * million-record dataset starts at once. Search indexes are built in the background
- * from the start, one collection after another, in slices of 0.3 ms (SLICE_MS) between requests. Until
+ * from the start, one collection after another, in slices between requests (see inBackground). Until
  * a large collection's is ready, a search gets `{ warming }` (the server answers 503 with Retry-After);
  * a small collection's first search finishes its index at once (built whole in that search instead, it kept
  * every request waiting).

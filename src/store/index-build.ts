@@ -1,4 +1,4 @@
-import { BETWEEN_REQUESTS, finishNow, inBackground, SLICE_MS, type Steps, stepUntil } from './between-requests.ts';
+import { BETWEEN_REQUESTS, finishNow, inBackground, type Steps, stepUntil } from './between-requests.ts';
 import type { SearchIndex, SearchIndexBuilder } from './search-index.ts';
 
 /** How a store's records go into its index (see indexBuild). */
@@ -15,6 +15,8 @@ export interface IndexSource {
   readonly prepare?: (until: number) => boolean;
   /** Builds between requests even where BETWEEN_REQUESTS says not (a large collection must). */
   readonly always?: boolean;
+  /** Its owner schedules the steps (see IndexBuild.step): the build queues none itself. */
+  readonly stepped?: boolean;
 }
 
 /** A search index under construction (see indexBuild). */
@@ -25,10 +27,12 @@ export interface IndexBuild {
   readonly complete: () => SearchIndex;
   /** The share built: below 1 until the index is finished, its last steps included. */
   readonly share: () => number;
+  /** Builds on until `until` (a performance.now() instant); true once the index is built. */
+  readonly step: (until: number) => boolean;
 }
 
 /**
- * The one search-index build of every store: record by record in slices of SLICE_MS between requests
+ * The one search-index build of every store: record by record in slices between requests (see inBackground)
  * from the start (the clock is read after every record), then finished in steps on the same clock, one
  * store's build after another; a search may complete it at once, continuing the same build. On a
  * Worker, which does no work between requests, nothing is built until it is completed.
@@ -48,17 +52,15 @@ export function indexBuild(source: IndexSource): IndexBuild {
     index = finishNow(finishingOf(laidOut));
     return index;
   };
-  if (count > 0 && (source.always || BETWEEN_REQUESTS)) {
-    inBackground(() => {
-      if (index) return true;
-      const until = performance.now() + SLICE_MS;
-      if (!builder && prepare && !prepare(until)) return false;
-      const laidOut = layOut();
-      while (built < count && performance.now() < until) add(laidOut, built++);
-      if (built < count) return false;
-      index = stepUntil(finishingOf(laidOut), until);
-      return index !== undefined;
-    });
-  }
-  return { index: () => index, complete, share: () => (index ? 1 : Math.min(built / count, 0.99)) };
+  const step = (until: number): boolean => {
+    if (index) return true;
+    if (!builder && prepare && !prepare(until)) return false;
+    const laidOut = layOut();
+    while (built < count && performance.now() < until) add(laidOut, built++);
+    if (built < count) return false;
+    index = stepUntil(finishingOf(laidOut), until);
+    return index !== undefined;
+  };
+  if (count > 0 && !source.stepped && (source.always || BETWEEN_REQUESTS)) inBackground(step);
+  return { index: () => index, complete, share: () => (index ? 1 : Math.min(built / count, 0.99)), step };
 }

@@ -79,10 +79,13 @@ function liveStore(live: LiveCollection, collection: Collection, clock: () => nu
     if (!moving) kept.set(r, made);
     return made;
   };
+  // The search reads kept records without keeping or refreshing any: its scans and builds go through
+  // thousands of records, and would push out the pages dashboards poll.
+  const settledRecord = (r: number, t: number) => kept.peek(r)?.record ?? live.record(r, t);
   const search = liveSearch(
     live,
-    (r, t) => searchTextOf(entry(r, t).record),
-    (r, t) => kept.get(r)?.record ?? live.record(r, t),
+    (r, t) => searchTextOf(changingSet(t).has(r) ? live.record(r, t) : settledRecord(r, t)),
+    settledRecord,
     clock,
     { pooledFields: collection.pooledFields, syncLimit: SYNC_INDEX_LIMIT, trigramLimit: TRIGRAM_LIMIT },
   );
@@ -117,6 +120,7 @@ function liveStore(live: LiveCollection, collection: Collection, clock: () => nu
       return answer(hits.slice(start, end), t, hits.length);
     },
     searchReady: () => search.ready(),
+    searchBacklog: () => search.backlog(),
     events: (moment) => live.events(moment),
   };
 }

@@ -23,6 +23,11 @@ export interface RecordStore {
   /** The share of the search index built (0..1): 1 once a search can be answered without waiting. */
   searchReady(): number;
   /**
+   * Live data only: how many settled records of the window no built part of the index holds yet, which
+   * every search scans (see LiveSearch.backlog).
+   */
+  searchBacklog?(): number;
+  /**
    * Live data only: how many changes the collection has seen by `moment`. Every cache key and ETag of its
    * answers holds it, so no cache replays an answer of another moment.
    */

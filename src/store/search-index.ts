@@ -1,5 +1,5 @@
 import type { ApiRecord } from '../fixtures/record-factory.ts';
-import { createHexColumnBuilder, type HexColumn, type HexColumnBuilder, shapeOf } from './hex-column.ts';
+import { createHexColumnBuilder, type HexColumn, type HexColumnBuilder, type Shape, shapeOf } from './hex-column.ts';
 import type { Steps } from './between-requests.ts';
 import { searchColumn, type TextColumn, type Trigrams, textColumnOf, trigramsBuilding } from './text-column.ts';
 
@@ -30,6 +30,12 @@ export interface SearchIndexOptions {
    * half their text's memory, for large collections, whose searches scan rather than use trigrams.
    */
   readonly packed?: boolean;
+  /**
+   * With `packed`, the records each index of the layout holds when a collection's index is in parts (see
+   * searchLayout): a field drawn from a set too large to repeat much within one part is kept as hex digits,
+   * since each part would keep its own copy of the values.
+   */
+  readonly partSize?: number;
 }
 
 // Records are joined with RS and fields with US: no generated or validated value contains either.
@@ -105,6 +111,16 @@ export function textHolds(text: string, needle: string): boolean {
 }
 
 /**
+ * How an index keeps its records' fields, chosen once from a sample (see createSearchIndexBuilder): the
+ * fields kept as codes, and those kept as hex digits. The parts of one collection's index share one, so
+ * each part costs no sample and no layout.
+ */
+export interface SearchLayout {
+  /** A builder of an index laid out so; `expected` records, as SearchIndexOptions says. */
+  builder(expected?: number): SearchIndexBuilder;
+}
+
+/**
  * Starts an index whose layout is chosen from `sample` (the first records), or from `pooledFields`
  * when the generator says which fields draw from small sets. Those (status, account_id, sites_id...)
  * become 8- or 16-bit codes into a dictionary; all dictionaries are searched together, once per term.
@@ -112,12 +128,32 @@ export function textHolds(text: string, needle: string): boolean {
  * shape (ids, timestamps) keeps only its hex digits (see hex-column.ts), scanned natively. The rest go
  * into UTF-8 blocks searched with Buffer.indexOf, which runs natively too: packed alerts take about half
  * their size as text (the bench prints the figures).
+ *
+ * @example
+ * const builder = createSearchIndexBuilder(records.slice(0, LAYOUT_SAMPLE));
+ * for (const record of records) builder.add(record);
+ * finishNow(builder.finishing({ trigrams: true })).search('ph28'); // positions, ascending
  */
 export function createSearchIndexBuilder(
   sample: readonly ApiRecord[],
   pooledFields?: readonly string[],
   options: SearchIndexOptions = {},
 ): SearchIndexBuilder {
+  return searchLayout(sample, pooledFields, options).builder(options.expected);
+}
+
+/**
+ * The layout createSearchIndexBuilder would choose from `sample`, for any number of builders.
+ *
+ * @example
+ * const layout = searchLayout(sample, pooledFields, { packed: true });
+ * const parts = [layout.builder(4096), layout.builder(4096)];
+ */
+export function searchLayout(
+  sample: readonly ApiRecord[],
+  pooledFields?: readonly string[],
+  options: Pick<SearchIndexOptions, 'packed' | 'partSize'> = {},
+): SearchLayout {
   // Each field's sampled texts, and whether they were all strings (an array, sites_id, gets no shape).
   const sampled = new Map<string, { texts: string[]; strings: boolean }>();
   for (const record of sample) {
@@ -144,23 +180,46 @@ export function createSearchIndexBuilder(
       if (repeats > 0 && (texts.length * texts.length) / (2 * repeats) <= MAX_CODES / 2) dictionaryFields.add(field);
     }
   }
-  const capacity = Math.max(1024, options.expected ?? 0);
+  // A field most sampled records have, always with one shape: a record's value of that shape can be kept
+  // as hex digits; any other value of it stays text.
+  const shapeFor = ({ texts, strings }: (typeof fields)[number]) =>
+    strings && texts.length * 2 >= sample.length ? shapeOf(texts) : undefined;
+  const { partSize } = options;
+  if (options.packed && partSize !== undefined) {
+    for (const field of fields) {
+      // The values one part would hold, from the set's size as the birthday rule guesses it.
+      const { texts, distinct } = field;
+      const repeats = texts.length - distinct;
+      const set = repeats === 0 ? Number.POSITIVE_INFINITY : (texts.length * texts.length) / (2 * repeats);
+      const perPart = Number.isFinite(set) ? set * (1 - Math.exp(-partSize / set)) : partSize;
+      // Hex digits only: as text, the field would cost a native scan of every record's value per search (a
+      // part's dictionary is searched through its values' trigrams), 4x slower searches over 100,000 alerts.
+      if (perPart > partSize / 4 && shapeFor(field)) dictionaryFields.delete(field.field);
+    }
+  }
+  const shapes = new Map<string, Shape>();
+  if (options.packed) {
+    for (const field of fields) {
+      if (dictionaryFields.has(field.field)) continue;
+      const shape = shapeFor(field);
+      if (shape) shapes.set(field.field, shape);
+    }
+  }
+  return { builder: (expected) => laidOutBuilder([...dictionaryFields], shapes, expected) };
+}
+
+/** A builder of an index with these fields as codes and these as hex digits (see searchLayout). */
+function laidOutBuilder(dictionaryFields: readonly string[], shapes: ReadonlyMap<string, Shape>, expected?: number): SearchIndexBuilder {
+  const capacity = Math.max(1024, expected ?? 0);
   const dictionaries = new Map<string, Dictionary>(
-    [...dictionaryFields].map((field) => [
+    dictionaryFields.map((field) => [
       field,
       { values: [], codes: new Map(), byValue: new Map(), column: new Uint8Array(capacity).fill(255), absent: 255 },
     ]),
   );
-  // A field most sampled records have, always with one shape: a record's value of that shape is kept
-  // as hex digits; any other value of it stays text.
-  const hexColumns = new Map<string, HexColumnBuilder>();
-  if (options.packed) {
-    for (const { field, texts, strings } of fields) {
-      if (!strings || dictionaries.has(field) || texts.length * 2 < sample.length) continue;
-      const shape = shapeOf(texts);
-      if (shape) hexColumns.set(field, createHexColumnBuilder(shape, options.expected));
-    }
-  }
+  const hexColumns = new Map<string, HexColumnBuilder>(
+    [...shapes].map(([field, shape]) => [field, createHexColumnBuilder(shape, expected)]),
+  );
 
   // Text goes straight into fixed-size UTF-8 blocks: no large intermediate strings.
   const blocks: { buffer: Buffer; starts: Uint32Array }[] = [];
@@ -268,10 +327,18 @@ export function createSearchIndexBuilder(
           column,
           // Records by code, so a matching value leads straight to its records (small collections only).
           byCode: trigrams ? recordsByCode(column, d.values.length) : undefined,
-          // Reused by every search (and cleared after), rather than 64 KB allocated per field per search.
-          matching: new Uint8Array(MAX_CODES + 1),
+          // Shared by every index (a search runs to its end and clears it): an array per field, not per field
+          // per index (a live collection's index has a part per few thousand records).
+          matching: matchingScratch(columns.length),
           codes: [] as number[],
         });
+      }
+      // The values' own maps served the adding only; the index lives on (a live collection keeps a part per
+      // block), and the builder's scope with it.
+      for (const d of fields) {
+        d.codes.clear();
+        d.byValue.clear();
+        d.values.length = 0;
       }
       const total = count;
       const seen = new Uint8Array(total);
@@ -327,6 +394,10 @@ export function createSearchIndexBuilder(
     },
   };
 }
+
+/** The codes a search found, by field ordinal: one array per ordinal for every index (see finishing). */
+const scratch: Uint8Array[] = [];
+const matchingScratch = (field: number): Uint8Array => (scratch[field] ??= new Uint8Array(MAX_CODES + 1));
 
 /** For each code of a column, the records holding it (ascending). */
 function recordsByCode(column: Uint8Array | Uint16Array, codes: number): (code: number) => Uint32Array {

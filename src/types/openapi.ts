@@ -78,7 +78,9 @@ export interface paths {
          * @description Answers 200 once every request can be answered at once. A generated collection of more than 50,000
          *     records builds its search index in the background after start; until it is built, a search answers
          *     503, and so does this probe, with each collection's progress. Poll it before sending searches (an
-         *     orchestrator's readiness probe, a test harness). No key is needed.
+         *     orchestrator's readiness probe, a test harness). Once 200 it stays 200. With live data its body also
+         *     gives each collection's backlog (see IndexBacklog), so tests and operators can see the search keep
+         *     pace with arrivals. No key is needed.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -129,15 +131,26 @@ export interface components {
         IndexProgress: {
             [key: string]: number;
         };
+        /**
+         * @description Live data only: by the collection's data-file key, how many settled records of its window no built part
+         *     of its search index holds yet, which every search scans record by record. Once ready, fewer than two
+         *     blocks whatever the load (a block is a sixteenth of the window, from 64 to 4,096 records); 0 for a
+         *     collection whose records do not arrive.
+         */
+        IndexBacklog: {
+            [key: string]: number;
+        };
         /** @description The readiness probe's answer once every search index is built. */
         Readiness: {
             /** @constant */
             status: "ready";
             progress: components["schemas"]["IndexProgress"];
+            backlog?: components["schemas"]["IndexBacklog"];
         };
         /** @description A problem document (type urn:tempmon:problem:not-ready) with each collection's progress. */
         NotReady: components["schemas"]["Problem"] & {
             progress: components["schemas"]["IndexProgress"];
+            backlog?: components["schemas"]["IndexBacklog"];
         };
         /** @description One invalid request parameter (an item of the mock's `errors` extension member of Problem). */
         ParameterError: {

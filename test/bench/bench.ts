@@ -4,7 +4,9 @@
 // shared, noisy machine. Servers are pinned to core 0 and wrk to core 1. Then a million-record mock,
 // unpinned, loaded with random pages from its first second, while its search index builds.
 // A script, not a test: BENCH_SECONDS sets each run's length (default 5), BENCH_WARMUP each server's warm-up
-// (default 5); BENCH_MILLION=0 skips the million.
+// (default 5); BENCH_MILLION=0 skips the million. BENCH_SOAK=1 adds the live soak (live-soak.ts: 10 minutes
+// by default, BENCH_SOAK_* size it). BENCH_ONLY=live runs the live page row alone, BENCH_ONLY=soak the soak
+// alone (both print their figures and leave .tmp/bench.json and the README as they are).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,6 +15,8 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { missingTool } from '../../src/build/runtime-tool.mjs';
 import { SCALE_END, SCALE_START, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
+import { liveSoak, soakSettings } from './live-soak.ts';
+import { cpuTime, runToEnd, wrkMs } from './processes.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const HERE = join(ROOT, 'test/bench');
@@ -168,21 +172,6 @@ const peakRss = (child: ChildProcess) => {
   }
 };
 
-/**
- * CPU time a process has used so far (user + system, /proc/PID/stat), in µs; undefined where there is no
- * /proc. Steadier than req/s on a shared machine: another job's load slows the server's clock, not its work.
- */
-const cpuTime = (child: ChildProcess): number | undefined => {
-  try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-};
-/** The kernel's clock ticks per second, in which /proc reports CPU time. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
 /** What to request: a fixed path, or a wrk Lua script with its arguments and the same sequence in JS for autocannon. */
 interface Target {
   readonly label: string;
@@ -244,14 +233,6 @@ interface Load {
   readonly cpuUs?: number;
 }
 
-/** A wrk duration (`812.00us`, `1.20ms`, `2.01s`, `1.00m`) in milliseconds. */
-function wrkMs(text: string): number {
-  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text);
-  if (!match) throw new Error(`unreadable wrk duration ${JSON.stringify(text)}`);
-  const value = Number(match[1]);
-  return Math.round(value * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[match[2] as 'us' | 'ms' | 's' | 'm'] * 100) / 100;
-}
-
 /** Reads wrk's report (run with --latency). */
 function parseWrk(output: string): Load {
   const number = (pattern: RegExp) => {
@@ -271,25 +252,8 @@ function parseWrk(output: string): Load {
   };
 }
 
-/** Runs a child to its end; resolves with its stdout. */
-function run(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('close', (status) => {
-      children.delete(child);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
+/** Runs a child to its end (killed with the bench). */
+const run = (argv: string[]) => runToEnd(argv, children);
 
 /** Loads `base` with `target` for `seconds` from `connections` connections, with wrk on core 1 (or autocannon). */
 async function load(base: string, target: Target, seconds = DURATION, connections = CONNECTIONS): Promise<Load> {
@@ -370,9 +334,9 @@ async function compare(contenders: readonly Contender[], target: Target, warmTar
     const order = contenders.map((_, i) => i);
     if (r % 2) order.reverse();
     for (const i of order) {
-      const before = cpuTime(contenders[i]!.child);
+      const before = cpuTime(contenders[i]!.child.pid);
       const result = await load(contenders[i]!.url, target, SLICE);
-      const after = cpuTime(contenders[i]!.child);
+      const after = cpuTime(contenders[i]!.child.pid);
       const cpuUs =
         before === undefined || after === undefined || result.requests === 0 ? undefined : round2((after - before) / result.requests);
       runs[i]!.push(cpuUs === undefined ? result : { ...result, cpuUs });
@@ -452,9 +416,20 @@ console.log(
   }; tempmon serve with its request log on, stdout to /dev/null`,
 );
 
+/** The live soak, with the bench's wrk and cores; undefined (and said) without wrk. */
+async function soakRun() {
+  if (generator.name === 'wrk') return liveSoak({ wrk: generator.path, placed, freePort }, soakSettings());
+  console.log('\nlive soak: not run (it needs wrk)');
+  return undefined;
+}
+
+// One part alone (see the top): no start-up runs, no table, no JSON.
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'live' && only !== 'soak') throw new Error('BENCH_ONLY: live (the live page row) or soak');
+
 // Start-up to the first 200 with the default dataset, as users start it.
 const startups: number[] = [];
-for (let i = 0; i < 5; i += 1) {
+for (let i = 0; i < (only ? 0 : 5); i += 1) {
   const port = await freePort();
   const server = await start(mockCommand('--port', String(port)), `http://127.0.0.1:${port}/alert`);
   startups.push(server.startupMs);
@@ -462,7 +437,7 @@ for (let i = 0; i < 5; i += 1) {
 }
 startups.sort((a, b) => a - b);
 const startup = { medianMs: Math.round(startups[2]!), runsMs: startups.map(Math.round) };
-console.log(`start-up to the first 200 (default dataset, 5 runs): median ${startup.medianMs} ms`);
+if (!only) console.log(`start-up to the first 200 (default dataset, 5 runs): median ${startup.medianMs} ms`);
 
 /** Starts a server on a free port and names it. */
 async function contender(name: string, command: (port: number) => string[], path = '/alert', placement?: Placement): Promise<Contender> {
@@ -481,6 +456,48 @@ const indexed = async (url: string) => {
     await (await fetch(`${url}/${listing}?search=0`, { headers: { 'x-api-key': KEY } })).arrayBuffer();
 };
 
+// Headers that node:http writes itself; the rest are copied to the bare server.
+const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+// A plain live page (issue 41): at 100 arrivals a second its data changes every few milliseconds, and the
+// requests between two changes share its bytes; each answer states its own moment. The bare server sends
+// one of its answers, moment header and all.
+async function livePageRow(): Promise<void> {
+  const LIVE_PAGE = '/alert?page=3&pageSize=20';
+  const live = await contender('tempmon serve --live', (port) =>
+    mockCommand('--port', String(port), '--alerts', '10000', '--live', '--live-rate', '100/s'),
+  );
+  await indexed(live.url);
+  const bare = await bareCopyOf(live, LIVE_PAGE, 'live');
+  const [base, measured] = await compare([bare, live], fixed(LIVE_PAGE));
+  bare.stop();
+  record(
+    {
+      scenario: 'live page 3 of 20, 100 arrivals/s',
+      baseline: bare.name,
+      base: base!,
+      server: live.name,
+      measured: measured!,
+      target: 0.5,
+      rssMb: peakRss(live.child),
+    },
+    true,
+  );
+  live.stop();
+}
+
+if (only) {
+  if (only === 'live') await livePageRow();
+  const alone = only === 'soak' ? await soakRun() : undefined;
+  for (const r of rows)
+    console.log(
+      `${r.scenario}: ${r.baseline} ${r.base.rps} req/s, ${r.server} ${r.measured.rps} req/s: ${r.ratio}x (${r.ratios.join(', ')}), by CPU ${r.cpuRatio}x, target >= ${r.target}x: ${r.pass ? 'PASS' : 'MISS'}`,
+    );
+  const missed = rows.some((r) => r.pass === false) || alone?.checks.some((c) => c.ok === false);
+  for (const e of [...errors, ...(alone?.failures ?? [])]) console.error(`*** ${e}`);
+  process.exit(errors.length > 0 || (alone?.failures.length ?? 0) > 0 || missed ? 1 : 0);
+}
+
 const mock = await contender('tempmon serve', (port) => mockCommand('--port', String(port), '--alerts', '10000'));
 const quiet = await contender('tempmon serve --quiet', (port) => mockCommand('--port', String(port), '--alerts', '10000', '--quiet'));
 await indexed(mock.url);
@@ -493,22 +510,23 @@ const scenarios: { name: string; target: Target; warmTarget?: Target; ratio?: nu
   { name: 'search 10k alerts, repeated term', target: fixed('/alert?search=ph28-1') },
 ];
 
-// Headers that node:http writes itself; the rest are copied to the bare server.
-const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+/**
+ * A bare node:http server sending `server`'s answer to `path`: its bytes and its headers (`name` tells its
+ * files apart).
+ */
+async function bareCopyOf(server: Contender, path: string, name: string): Promise<Contender> {
+  const response = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': KEY } });
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  const bodyFile = join(OUT, `bench-body-${name}.json`);
+  const headersFile = join(OUT, `bench-headers-${name}.json`);
+  writeFileSync(bodyFile, Buffer.from(await response.arrayBuffer()));
+  writeFileSync(headersFile, JSON.stringify(Object.fromEntries([...response.headers].filter(([header]) => !OWN_HEADERS.has(header)))));
+  return contender('bare node:http', (port) => [process.execPath, join(HERE, 'bare-server.mjs'), bodyFile, String(port), headersFile], '/');
+}
 
 for (const [i, scenario] of scenarios.entries()) {
   // The bare server sends the mock's answer to the scenario's first request: its bytes and its headers.
-  const response = await fetch(`${mock.url}${scenario.target.path}`, { headers: { 'x-api-key': KEY } });
-  if (response.status !== 200) throw new Error(`${scenario.target.path} answered ${response.status}`);
-  const bodyFile = join(OUT, `bench-body-${i}.json`);
-  const headersFile = join(OUT, `bench-headers-${i}.json`);
-  writeFileSync(bodyFile, Buffer.from(await response.arrayBuffer()));
-  writeFileSync(headersFile, JSON.stringify(Object.fromEntries([...response.headers].filter(([name]) => !OWN_HEADERS.has(name)))));
-  const bare = await contender(
-    'bare node:http',
-    (port) => [process.execPath, join(HERE, 'bare-server.mjs'), bodyFile, String(port), headersFile],
-    '/',
-  );
+  const bare = await bareCopyOf(mock, scenario.target.path, String(i));
   const [base, measured, measuredQuiet] = await compare(scenario.quiet ? [bare, mock, quiet] : [bare, mock], scenario.target);
   bare.stop();
   const common = { scenario: scenario.name, baseline: bare.name, base: base! };
@@ -528,6 +546,8 @@ for (const [i, scenario] of scenarios.entries()) {
       true,
     );
 }
+
+await livePageRow();
 
 // BENCH_AGAINST=DIR: the same scenarios against the mock of another checkout (its dist/ built), in turns with
 // this one, so a change to the request path shows as paired CPU per request (by CPU: before / now).
@@ -818,6 +838,12 @@ const MILLION_RUNS = [
 const millions: ((typeof MILLION_RUNS)[number] & { run: Awaited<ReturnType<typeof millionRecords>> })[] = [];
 if (withMillion) for (const named of MILLION_RUNS) millions.push({ ...named, run: await millionRecords(named.label, named.live) });
 
+// The live soak (issue 41, live-soak.ts): minutes of mixed load on a live mock, so only with BENCH_SOAK=1.
+const soak = process.env.BENCH_SOAK === '1' ? await soakRun() : undefined;
+if (!soak && process.env.BENCH_SOAK !== '1')
+  console.log('\nlive soak: not run (BENCH_SOAK=1 adds it, about 10 minutes more; BENCH_ONLY=soak runs it alone)');
+errors.push(...(soak?.failures.map((f) => `live soak, ${f}`) ?? []));
+
 // The report.
 const totalSeconds = Math.round((performance.now() - began) / 1000);
 // At least one space after each cell, so a long name never runs into the next column.
@@ -843,6 +869,7 @@ const misses = [
   ...millions.flatMap(({ run, label }) =>
     run.checks.filter((c) => c.ok === false).map((c) => `${label}, ${c.what}: ${c.value} (target ${c.target})`),
   ),
+  ...(soak?.checks.filter((c) => c.ok === false).map((c) => `live soak, ${c.what}: ${c.value} (target ${c.target})`) ?? []),
 ];
 const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 const json = {
@@ -863,6 +890,7 @@ const json = {
   rows,
   million: millions[0]?.run,
   millionLive: millions[1]?.run,
+  liveSoak: soak,
   misses,
   errors,
   warnings,

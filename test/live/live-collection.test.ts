@@ -94,6 +94,45 @@ describe('a live collection', () => {
       expect(events).toBeGreaterThan(0);
     }
   });
+
+  it('counts the same changes by t whatever moments were asked before (the count is kept until the next change)', () => {
+    for (const [schema, count] of [
+      ['Alert', 30],
+      ['Sensor', 120],
+    ] as const) {
+      const [forward, shuffled] = [live(schema, count), live(schema, count)];
+      // Every millisecond over five seconds, so every change falls between two asks.
+      const moments = Array.from({ length: 5_000 }, (_, i) => ANCHOR + 20_000 + i);
+      const counts = moments.map((t) => forward.events(t));
+      for (let i = 0; i < moments.length; i += 1) {
+        const k = (i * 3_989) % moments.length;
+        expect(shuffled.events(moments[k]!), `${schema} at +${moments[k]! - ANCHOR} ms`).toBe(counts[k]);
+      }
+    }
+  });
+
+  it("names each record's own changes: a record is the same whenever its count of them is", () => {
+    for (const [schema, count] of [
+      ['Alert', 30],
+      ['Sensor', 120],
+    ] as const) {
+      const c = live(schema, count);
+      const seen = new Map<number, { version: number; json: string }>();
+      for (let t = ANCHOR + 97; t < ANCHOR + 60_000; t += 97) {
+        const n = c.arrived(t);
+        for (let p = 0; p < count; p += 1) {
+          const r = n - p;
+          const [version, json] = [c.version(r, t), JSON.stringify(c.record(r, t))];
+          const before = seen.get(r);
+          if (before) {
+            expect(version, `${schema} record ${r} at ${t}`).toBeGreaterThanOrEqual(before.version);
+            if (version === before.version) expect(json, `${schema} record ${r} at ${t}`).toBe(before.json);
+          }
+          seen.set(r, { version, json });
+        }
+      }
+    }
+  });
 });
 
 describe('live alerts', () => {
