@@ -29,6 +29,12 @@ const ms = (iso: string) => Date.parse(iso);
 /** Instants over the first minutes, and a day and a month on: never read from the wall clock. */
 const MOMENTS = [0, 1, 249, 250, 1_000, 7_777, 60_000, 123_456, 86_400_000, 30 * 86_400_000].map((d) => ANCHOR + d);
 
+/** Each collection with a window size its stories show in. */
+const WINDOWS = [
+  ['Alert', 30],
+  ['Sensor', 120],
+] as const;
+
 describe('a live collection', () => {
   it("equals the seed's data at the anchor, byte for byte", () => {
     const data = generateDataset(spec.document, { seed: 3, counts: { alerts: 200, sensors: 300 } });
@@ -75,10 +81,7 @@ describe('a live collection', () => {
   });
 
   it('counts a change whenever a record of the window changes, and never goes back', () => {
-    for (const [schema, count] of [
-      ['Alert', 30],
-      ['Sensor', 120],
-    ] as const) {
+    for (const [schema, count] of WINDOWS) {
       const c = live(schema, count);
       let before = JSON.stringify(windowAt(c, ANCHOR));
       let events = c.events(ANCHOR);
@@ -96,10 +99,7 @@ describe('a live collection', () => {
   });
 
   it('counts the same changes by t whatever moments were asked before (the count is kept until the next change)', () => {
-    for (const [schema, count] of [
-      ['Alert', 30],
-      ['Sensor', 120],
-    ] as const) {
+    for (const [schema, count] of WINDOWS) {
       const [forward, shuffled] = [live(schema, count), live(schema, count)];
       // Every millisecond over five seconds, so every change falls between two asks.
       const moments = Array.from({ length: 5_000 }, (_, i) => ANCHOR + 20_000 + i);
@@ -112,10 +112,7 @@ describe('a live collection', () => {
   });
 
   it("names each record's own changes: a record is the same whenever its count of them is", () => {
-    for (const [schema, count] of [
-      ['Alert', 30],
-      ['Sensor', 120],
-    ] as const) {
+    for (const [schema, count] of WINDOWS) {
       const c = live(schema, count);
       const seen = new Map<number, { version: number; json: string }>();
       for (let t = ANCHOR + 97; t < ANCHOR + 60_000; t += 97) {

@@ -181,13 +181,12 @@ export function coveringCosts(parameters: ListingParameters): CoveringCosts {
   let everyClass = 0;
   for (const slot of slots) {
     const last = prefixes.at(-1)!;
-    const fresh = slot.term !== undefined && !terms.has(slot.term);
-    if (slot.term) terms.add(slot.term);
     prefixes.push(
-      slot.term
-        ? { searches: last.searches + COST.search + (fresh ? COST.newTerm : 0), pages: last.pages }
-        : { searches: last.searches, pages: last.pages + 1 },
+      slot.term === undefined
+        ? { searches: last.searches, pages: last.pages + 1 }
+        : { searches: last.searches + searchesOf(slot, terms), pages: last.pages },
     );
+    if (slot.term !== undefined) terms.add(slot.term);
     for (const c of Object.entries(slot.classes)) classes.add(c.join(' '));
     if (everyClass === 0 && classes.size === every) everyClass = prefixes.length - 1;
   }
@@ -200,6 +199,9 @@ export function coveringCosts(parameters: ListingParameters): CoveringCosts {
  * a real backend serves some twenty times faster. Fixed ratios, so the order depends on the seed alone.
  */
 const COST = { search: 1, newTerm: 1.5, page: 0.05 } as const;
+
+/** The searches a slot with a term costs, after the terms in `sent` were sent: its own, and a new term's reference pages. */
+const searchesOf = ({ term }: Slot, sent: ReadonlySet<string>) => COST.search + (term !== undefined && sent.has(term) ? 0 : COST.newTerm);
 
 /**
  * The requests reordered so that every prefix holds many pairs for its cost: each next request the first (in the
@@ -217,7 +219,6 @@ function mostPairsFirst(slots: readonly Slot[]): Slot[] {
     pairs: pairsOf(slot.classes),
     classes: Object.entries(slot.classes).map(([parameter, c]) => `${parameter} ${c}`),
   }));
-  const costOf = ({ term }: Slot) => (term === undefined ? COST.page : COST.search + (terms.has(term) ? 0 : COST.newTerm));
   const ordered: Slot[] = [];
   while (left.length > 0) {
     let best = 0;
@@ -226,7 +227,7 @@ function mostPairsFirst(slots: readonly Slot[]): Slot[] {
       let adds = 0;
       for (const pair of pairs) if (!held.has(pair)) adds += 1;
       const fresh = classes.some((c) => !seen.has(c)) ? 1_000 : 0;
-      const worth = fresh + adds / costOf(slot);
+      const worth = fresh + adds / (slot.term === undefined ? COST.page : searchesOf(slot, terms));
       if (worth > most) [best, most] = [i, worth];
     }
     const [next] = left.splice(best, 1);
