@@ -8,6 +8,9 @@
 // length (default: three turnovers of the window, 10 minutes for 20,000 alerts at 100/s); BENCH_SOAK_SEED the
 // terms and pages; BENCH_SOAK_CLI another build's dist/cli/main.js, to soak it (before and after a change).
 // The closing note's run: BENCH_SOAK_ALERTS=100000 BENCH_SOAK_MINUTES=30.
+// After each minute a baseline round (BENCH_SOAK_BASELINE_SECONDS, default 10; 0 for none) runs the same mix
+// against a static `tempmon serve --alerts N` on the same core: this shared machine's other jobs slow both,
+// the live server's own drift only itself, so the steadiness target is judged on their ratio too.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -45,6 +48,8 @@ export interface SoakSettings {
   readonly seed: number;
   /** The CLI to serve with: this checkout's build unless BENCH_SOAK_CLI names another. */
   readonly cli: string;
+  /** Seconds of the same mix against a static server after each minute; 0 for none. */
+  readonly baselineSeconds: number;
 }
 
 /** One minute of the soak. */
@@ -65,7 +70,37 @@ export interface SoakMinute {
   /** What /readyz reported: its status and each collection's backlog. */
   readonly readyz: number;
   readonly backlog: Readonly<Record<string, number>>;
+  /** The server's event loop over the minute: delay p99 and most, and garbage collection (ms). */
+  readonly loop: LoopMinute;
+  /** The static server's req/s and CPU per request in the baseline round after the minute, if any. */
+  readonly baseline?: { readonly rps: number; readonly cpuUs: number };
 }
+
+/** What the server's event loop went through in a minute, read through the inspector. */
+export interface LoopMinute {
+  readonly delayP99: number;
+  readonly delayMax: number;
+  readonly gcMs: number;
+  readonly gcCount: number;
+  readonly gcLongest: number;
+}
+
+/** Installed in the server through the inspector: a loop delay histogram and a sum of GC pauses. */
+const WATCH_LOOP = `(() => {
+  const { monitorEventLoopDelay, PerformanceObserver } = process.getBuiltinModule('node:perf_hooks');
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const gc = { ms: 0, count: 0, longest: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) { gc.ms += e.duration; gc.count += 1; gc.longest = Math.max(gc.longest, e.duration); }
+  }).observe({ entryTypes: ['gc'] });
+  globalThis.__soakLoop = { delay, gc, reset() { delay.reset(); gc.ms = 0; gc.count = 0; gc.longest = 0; } };
+  return true;
+})()`;
+const READ_LOOP = `(() => {
+  const { delay, gc } = globalThis.__soakLoop;
+  return { delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6, gcMs: gc.ms, gcCount: gc.count, gcLongest: gc.longest };
+})()`;
 
 /** A target's verdict, as the bench prints them. */
 export interface SoakCheck {
@@ -91,7 +126,8 @@ export function soakSettings(env: NodeJS.ProcessEnv = process.env): SoakSettings
   // Three turnovers of the window, in whole minutes.
   const minutes = Number(env.BENCH_SOAK_MINUTES ?? Math.ceil((3 * alerts) / perSecond / minuteSeconds));
   const cli = env.BENCH_SOAK_CLI ?? join(ROOT, 'dist/cli/main.js');
-  return { alerts, perSecond, minutes, minuteSeconds, seed: Number(env.BENCH_SOAK_SEED ?? 1), cli };
+  const baselineSeconds = Number(env.BENCH_SOAK_BASELINE_SECONDS ?? 10);
+  return { alerts, perSecond, minutes, minuteSeconds, seed: Number(env.BENCH_SOAK_SEED ?? 1), cli, baselineSeconds };
 }
 
 /**
@@ -103,49 +139,97 @@ export function soakSettings(env: NodeJS.ProcessEnv = process.env): SoakSettings
  * const { checks } = await liveSoak({ wrk: '/usr/bin/wrk', placed: (c) => c, freePort }, soakSettings());
  */
 export async function liveSoak(tools: SoakTools, settings: SoakSettings, log: (line: string) => void = console.log) {
-  const { alerts, perSecond, minutes, minuteSeconds, seed, cli } = settings;
-  const port = await tools.freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const args = ['serve', '--port', String(port), '--live', '--live-rate', `${perSecond}/s`, '--alerts', String(alerts)];
+  const { alerts, perSecond, minutes, minuteSeconds, seed, cli, baselineSeconds } = settings;
+  const url = `http://127.0.0.1:${await tools.freePort()}`;
+  const args = ['serve', '--port', new URL(url).port, '--live', '--live-rate', `${perSecond}/s`, '--alerts', String(alerts)];
   log(
-    `\nlive soak: tempmon serve --live --live-rate ${perSecond}/s --alerts ${alerts}, ${minutes} x ${minuteSeconds} s of live-mix.lua from ${CONNECTIONS} connections`,
+    `\nlive soak: tempmon serve --live --live-rate ${perSecond}/s --alerts ${alerts}, ${minutes} x ${minuteSeconds} s of live-mix.lua from ${CONNECTIONS} connections` +
+      (baselineSeconds > 0
+        ? `, each minute then ${baselineSeconds} s of it against tempmon serve --alerts ${alerts} (static, same core)`
+        : ''),
   );
   const server = await startServer(tools.placed([process.execPath, '--inspect=127.0.0.1:0', cli, ...args], 'server'), url);
-  const inspector = await connect(server.inspectorUrl);
+  const baseUrl = baselineSeconds > 0 ? `http://127.0.0.1:${await tools.freePort()}` : undefined;
   const rows: SoakMinute[] = [];
   const failures: string[] = [];
-  let sent = 0;
+  let inspector: Awaited<ReturnType<typeof connect>> | undefined;
+  let base: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    for (let minute = 1; minute <= minutes; minute += 1) {
-      const wrkArgs = ['-t1', `-c${CONNECTIONS}`, `-d${minuteSeconds}s`, '--latency', '--timeout', '10s', '-H', `x-api-key: ${KEY}`];
-      wrkArgs.push('-s', join(ROOT, 'test/bench/live-mix.lua'), `${url}/`, '--', String(sent), String(seed), String(alerts));
-      const cpuBefore = cpuTime(server.child.pid) ?? 0;
+    base = baseUrl
+      ? await startServer(
+          tools.placed([process.execPath, cli, 'serve', '--port', new URL(baseUrl).port, '--alerts', String(alerts)], 'server'),
+          baseUrl,
+        )
+      : undefined;
+    inspector = await connect(server.inspectorUrl);
+    await inspector.call('Runtime.evaluate', { expression: WATCH_LOOP, returnByValue: true });
+    const evaluate = async (expression: string) =>
+      ((await inspector!.call('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value: unknown } }).result.value;
+    // Requests sent to each server so far: terms never repeat on either.
+    const sent = new Map<string, number>();
+    const round = async (target: string, pid: number | undefined, seconds: number) => {
+      const wrkArgs = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '10s', '-H', `x-api-key: ${KEY}`];
+      wrkArgs.push(
+        '-s',
+        join(ROOT, 'test/bench/live-mix.lua'),
+        `${target}/`,
+        '--',
+        String(sent.get(target) ?? 0),
+        String(seed),
+        String(alerts),
+      );
+      const cpuBefore = cpuTime(pid) ?? 0;
       const run = await runToEnd(tools.placed([tools.wrk, ...wrkArgs], 'generator'));
       if (run.status !== 0) throw new Error(`wrk failed:\n${run.stdout}${run.stderr}`);
       const load = readWrk(run.stdout);
-      const cpuUs = Math.round(((cpuTime(server.child.pid) ?? 0) - cpuBefore) / Math.max(1, load.requests));
       // Requests in flight when wrk stopped are not counted: skip past their terms too.
-      sent += load.requests + CONNECTIONS;
+      sent.set(target, (sent.get(target) ?? 0) + load.requests + CONNECTIONS);
+      return { load, cpuUs: Math.round(((cpuTime(pid) ?? 0) - cpuBefore) / Math.max(1, load.requests)) };
+    };
+    for (let minute = 1; minute <= minutes; minute += 1) {
+      await evaluate('globalThis.__soakLoop.reset()');
+      const { load, cpuUs } = await round(url, server.child.pid, minuteSeconds);
+      const loop = (await evaluate(READ_LOOP)) as LoopMinute;
       const rssMb = residentMb(server.child);
       const probe = await fetch(`${url}/readyz`);
       const body = (await probe.json()) as { backlog?: Record<string, number> };
       await inspector.call('HeapProfiler.collectGarbage');
-      const used = await inspector.call('Runtime.evaluate', { expression: 'process.memoryUsage().heapUsed', returnByValue: true });
-      const heapMb = Math.round(Number((used as { result: { value: number } }).result.value) / 1e6);
-      const row = { minute, ...load, cpuUs, rssMb, heapMb, readyz: probe.status, backlog: body.backlog ?? {} };
+      const heapMb = Math.round(Number(await evaluate('process.memoryUsage().heapUsed')) / 1e6);
+      const baseline = base && baseUrl ? await round(baseUrl, base.child.pid, baselineSeconds) : undefined;
+      const row: SoakMinute = {
+        minute,
+        ...load,
+        cpuUs,
+        rssMb,
+        heapMb,
+        readyz: probe.status,
+        backlog: body.backlog ?? {},
+        loop,
+        ...(baseline ? { baseline: { rps: baseline.load.rps, cpuUs: baseline.cpuUs } } : {}),
+      };
       rows.push(row);
+      const against = row.baseline
+        ? `; static ${row.baseline.rps} req/s (live ${(row.rps / row.baseline.rps).toFixed(2)}x), ${row.baseline.cpuUs} µs/request`
+        : '';
       log(
-        `  minute ${String(minute).padStart(2)}: ${String(row.rps).padStart(6)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU ${cpuUs} µs/request, RSS ${rssMb} MB, heap after GC ${heapMb} MB, /readyz ${probe.status}, backlog ${JSON.stringify(row.backlog)}`,
+        `  minute ${String(minute).padStart(2)}: ${String(row.rps).padStart(6)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU ${cpuUs} µs/request, RSS ${rssMb} MB, heap after GC ${heapMb} MB, /readyz ${probe.status}, backlog ${JSON.stringify(row.backlog)}, loop delay p99 ${loop.delayP99.toFixed(0)} ms, most ${loop.delayMax.toFixed(0)} ms, GC ${loop.gcMs.toFixed(0)} ms in ${loop.gcCount} (longest ${loop.gcLongest.toFixed(0)} ms)${against}`,
       );
-      const unexpected = Object.entries(load.statuses).filter(([status]) => !['200', '404', '500'].includes(status));
-      if (unexpected.length > 0) failures.push(`minute ${minute}: unexpected statuses ${JSON.stringify(Object.fromEntries(unexpected))}`);
-      if (load.socketErrors > 0) failures.push(`minute ${minute}: ${load.socketErrors} socket errors`);
+      for (const [what, statuses, errors] of [
+        ['', load.statuses, load.socketErrors],
+        ['static baseline: ', baseline?.load.statuses ?? {}, baseline?.load.socketErrors ?? 0],
+      ] as const) {
+        const unexpected = Object.entries(statuses).filter(([status]) => !['200', '404', '500'].includes(status));
+        if (unexpected.length > 0)
+          failures.push(`minute ${minute}: ${what}unexpected statuses ${JSON.stringify(Object.fromEntries(unexpected))}`);
+        if (errors > 0) failures.push(`minute ${minute}: ${what}${errors} socket errors`);
+      }
     }
   } finally {
-    inspector.close();
+    inspector?.close();
     server.child.kill('SIGKILL');
+    base?.child.kill('SIGKILL');
   }
-  failures.push(...server.failures());
+  failures.push(...server.failures(), ...(base?.failures() ?? []));
   const checks = judge(rows, settings);
   for (const c of checks)
     log(`  ${c.what.padEnd(58)} ${c.value.padEnd(44)} ${c.target.padEnd(22)} ${c.ok === undefined ? '' : c.ok ? 'PASS' : 'MISS'}`);
@@ -164,6 +248,17 @@ function judge(rows: readonly SoakMinute[], { alerts, perSecond, minuteSeconds }
       target: `>= ${STEADY}x`,
       ok: worst.rps >= STEADY * second.rps,
     });
+    const share = (r: SoakMinute) => (r.baseline ? r.rps / r.baseline.rps : undefined);
+    const secondShare = share(second);
+    if (secondShare !== undefined) {
+      const least = rows.slice(1).reduce((low, r) => ((share(r) ?? 0) < (share(low) ?? 0) ? r : low));
+      checks.push({
+        what: `the same, each minute as a share of the static server's (${secondShare.toFixed(2)}x)`,
+        value: `least ${((share(least) ?? 0) / secondShare).toFixed(2)}x (minute ${least.minute})`,
+        target: `>= ${STEADY}x`,
+        ok: rows.slice(1).every((r) => (share(r) ?? 0) >= STEADY * secondShare),
+      });
+    }
     const costliest = rows.slice(1).reduce((high, r) => (r.cpuUs > high.cpuUs ? r : high));
     checks.push({
       what: `CPU per request vs the 2nd minute's (${second.cpuUs} µs)`,
@@ -222,8 +317,9 @@ function residentMb(child: ChildProcess): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-/** Starts the server (stdout to nowhere, as `> /dev/null`), waits for /readyz 200, and finds its inspector. */
+/** Starts a server (stdout to nowhere, as `> /dev/null`), waits for /readyz 200, and finds its inspector if it has one. */
 async function startServer(argv: string[], url: string) {
+  const inspected = argv.some((arg) => arg.startsWith('--inspect'));
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -235,10 +331,10 @@ async function startServer(argv: string[], url: string) {
       () => false,
     );
     const inspectorUrl = /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1];
-    if (ready && inspectorUrl) {
+    if (ready && (inspectorUrl || !inspected)) {
       return {
         child,
-        inspectorUrl,
+        inspectorUrl: inspectorUrl ?? '',
         // The app's own failures (an exception in a handler) are logged as `tempmon: ...`.
         failures: () => stderr.split('\n').filter((line) => line.startsWith('tempmon:')),
       };
