@@ -10,7 +10,7 @@ import { EARLIEST_ANCHOR } from '../../src/live/live-options.ts';
 import { parseLiveRate } from '../../src/live/live-rate.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { LONGEST_SLICE_MS, SLICE_MS, sliceEnd } from '../../src/store/between-requests.ts';
-import { liveBlock, liveSearch } from '../../src/store/live-search.ts';
+import { liveBlock, liveMinor, liveSearch } from '../../src/store/live-search.ts';
 import { searchTextOf } from '../../src/store/search-index.ts';
 import { get, spec } from '../helpers.ts';
 
@@ -25,8 +25,8 @@ const BLOCK = liveBlock(SIZE);
 /** One turn of the event loop: what a server does between batches of requests. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const alertsOf = (): LiveCollection =>
-  liveCollection(spec.document, createRecordFactory(spec.document, SEED), collectionFor(spec.document, 'Alert'), SIZE, {
+const alertsOf = (size = SIZE): LiveCollection =>
+  liveCollection(spec.document, createRecordFactory(spec.document, SEED), collectionFor(spec.document, 'Alert'), size, {
     rate: parseLiveRate(RATE)!,
     anchor: ANCHOR,
   });
@@ -102,6 +102,53 @@ describe('a live search under load', () => {
     }
     const found = search.search('a1', now) as number[];
     expect(found.map((r) => String(alerts.record(r, now).id))).toEqual(idsByHand(alerts, 'a1', now));
+  });
+
+  it('indexes the block filling now in eighths: a search scans fewer than two of them by text, and finds what a scan finds', async () => {
+    // 8,192 alerts: blocks of 512, minor parts of 64; at 100/s a minor part settles every 640 ms of the clock.
+    const size = 8_192;
+    const minor = liveMinor(size)!;
+    expect(minor).toBe(liveBlock(size) / 8);
+    const alerts = alertsOf(size);
+    // Three hex digits: in a few percent of the records (ids, timestamps), and quick to look up.
+    const TERM = '3a7';
+    let now = ANCHOR + 10 * HOUR;
+    const text = (r: number, t: number) => searchTextOf(alerts.record(r, t));
+    const search = liveSearch(alerts, text, alerts.record, () => now, { syncLimit: 100_000, trigramLimit: 100_000 });
+    let worst = 0;
+    let sealedAtTurn = Math.floor(alerts.settled(now) / liveBlock(size));
+    let compared = 0;
+    let comparedAt = sealedAtTurn;
+    // 100 s of the clock in steps of 100 ms: the window turns over (82 s) and 19 blocks seal; the loop turns
+    // every 10 steps, so a sealed block waits for its part a while and its minor parts answer meanwhile.
+    for (let i = 1; i <= 1_000; i += 1) {
+      now += 100;
+      const found = search.search(TERM, now);
+      if (!Array.isArray(found)) throw new Error('a small window never waits');
+      worst = Math.max(worst, search.backlog());
+      expect(search.backlog(), `at +${i / 10} s`).toBeLessThan(2 * minor);
+      expect(search.indexed()).toBeLessThanOrEqual(size + liveBlock(size));
+      // A block sealed since the loop last turned waits for its part: its minor parts answer for it.
+      const sealedNow = Math.floor(alerts.settled(now) / liveBlock(size));
+      // Compared once a block: at the first step it waits.
+      const waiting = sealedNow > sealedAtTurn && sealedNow > comparedAt;
+      if (waiting) comparedAt = sealedNow;
+      if (i % 10 === 0) {
+        await turn();
+        sealedAtTurn = sealedNow;
+      }
+      if (waiting || i % 200 === 101) {
+        compared += waiting ? 1 : 0;
+        const byHand = idsByHand(alerts, TERM, now);
+        expect(byHand.length).toBeGreaterThan(0);
+        expect(
+          found.map((r) => String(alerts.record(r, now).id)),
+          `at +${i / 10} s`,
+        ).toEqual(byHand);
+      }
+    }
+    expect(worst).toBeGreaterThan(0);
+    expect(compared).toBeGreaterThanOrEqual(15);
   });
 
   it('gives the upkeep a share of a busy turn, not a slice a turn, and never a long pause', () => {
