@@ -6,8 +6,9 @@
 // A script, not a test: BENCH_SECONDS sets each run's length (default 5), BENCH_WARMUP each server's warm-up
 // (default 5); BENCH_MILLION=0 skips the million. BENCH_SOAK=1 adds the live soak (live-soak.ts: 10 minutes
 // by default, BENCH_SOAK_* size it). BENCH_ONLY=live runs the live page row alone, BENCH_ONLY=soak the soak
-// alone, BENCH_ONLY=million the two million-record runs (each prints its figures and leaves .tmp/bench.json
-// and the README as they are).
+// alone, BENCH_ONLY=million the two million-record runs, BENCH_ONLY=drift the live drift (live-drift.ts: each
+// kind of the soak's requests costed minute by minute in one process; each prints its figures and leaves
+// .tmp/bench.json and the README as they are).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -16,6 +17,7 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { missingTool } from '../../src/build/runtime-tool.mjs';
 import { SCALE_END, SCALE_START, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
+import { driftSettings, liveDrift } from './live-drift.ts';
 import { liveSoak, soakSettings } from './live-soak.ts';
 import { cpuTime, runToEnd, wrkMs } from './processes.ts';
 
@@ -438,8 +440,8 @@ const MILLION_RUNS = [
 
 // One part alone (see the top): no start-up runs, no table, no JSON.
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && !['live', 'soak', 'million'].includes(only))
-  throw new Error('BENCH_ONLY: live (the live page row), soak, or million (the two million-record runs)');
+if (only !== undefined && !['live', 'soak', 'million', 'drift'].includes(only))
+  throw new Error('BENCH_ONLY: live (the live page row), soak, million (the two million-record runs) or drift');
 
 // Start-up to the first 200 with the default dataset, as users start it.
 const startups: number[] = [];
@@ -502,7 +504,7 @@ async function livePageRow(): Promise<void> {
 
 if (only) {
   if (only === 'live') await livePageRow();
-  const alone = only === 'soak' ? await soakRun() : undefined;
+  const alone = only === 'soak' ? await soakRun() : only === 'drift' ? await liveDrift(driftSettings()) : undefined;
   for (const named of only === 'million' ? MILLION_RUNS : []) {
     const run = await millionRecords(named.label, named.live);
     console.log(`\n${named.title}`);
