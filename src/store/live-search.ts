@@ -7,6 +7,8 @@ import { LAYOUT_SAMPLE, type SearchLayout, searchLayout, textHolds } from './sea
 
 /** Records per part of the index at most: what a search scans, by text, while the newest is built. */
 const LIVE_BLOCK = 4096;
+/** Parts of a window too large for parts of LIVE_BLOCK: their count. */
+const LARGE_PARTS = 64;
 /**
  * A block that fills over many requests is indexed in eighths meanwhile (minor parts, dropped once the
  * block's own part is built), so a search scans by text an eighth of a block or so, not up to two blocks.
@@ -60,13 +62,16 @@ export interface LiveSearch {
 
 /**
  * The records of a part sealed as arrivals settle, for a window of `size`: a sixteenth of the window, from
- * 64 to 4,096. Once ready, a search scans fewer than two blocks by text (see LiveSearch.backlog).
+ * 64 to 4,096, and past 262,144 records a 64th (each part keeps its own dictionaries: a million alerts in
+ * parts of 4,096 took 554 MB, over the 500 MB allowed). Once ready, a search scans fewer than two blocks by
+ * text (see LiveSearch.backlog).
  *
  * @example
  * liveBlock(20_000); // 1250
+ * liveBlock(1_000_000); // 15625
  */
 export function liveBlock(size: number): number {
-  return Math.min(LIVE_BLOCK, Math.max(64, Math.ceil(size / 16)));
+  return Math.min(Math.max(LIVE_BLOCK, Math.ceil(size / LARGE_PARTS)), Math.max(64, Math.ceil(size / 16)));
 }
 
 /**

@@ -134,7 +134,7 @@ export interface components {
         /**
          * @description Live data only: by the collection's data-file key, how many settled records of its window no built part
          *     of its search index holds yet, which every search scans record by record. Once ready, fewer than two
-         *     blocks whatever the load (a block is a sixteenth of the window, from 64 to 4,096 records), and while
+         *     blocks whatever the load (a block is a sixteenth of the window, from 64 to 4,096 records, and a 64th of a window past 262,144), and while
          *     the upkeep keeps pace (its share of the loop, see docs/performance.md) fewer than two eighths of a block
          *     where a block holds 512 or more (the block filling now is indexed in eighths); 0 for a collection whose
          *     records do not arrive.

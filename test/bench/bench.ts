@@ -6,9 +6,9 @@
 // A script, not a test: BENCH_SECONDS sets each run's length (default 5), BENCH_WARMUP each server's warm-up
 // (default 5); BENCH_MILLION=0 skips the million. BENCH_SOAK=1 adds the live soak (live-soak.ts: 10 minutes
 // by default, BENCH_SOAK_* size it). BENCH_ONLY=live runs the live page row alone, BENCH_ONLY=soak the soak
-// alone, BENCH_ONLY=million the two million-record runs, BENCH_ONLY=drift the live drift (live-drift.ts: each
-// kind of the soak's requests costed minute by minute in one process; each prints its figures and leaves
-// .tmp/bench.json and the README as they are).
+// alone, BENCH_ONLY=drift the live drift (live-drift.ts: each kind of the soak's requests costed minute by
+// minute in one process); each prints its figures and leaves .tmp/bench.json and the README as they are.
+// BENCH_ONLY=million runs the two million-record rows alone and makes the README's scale table (theirs alone).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -16,7 +16,7 @@ import { cpus } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { missingTool } from '../../src/build/runtime-tool.mjs';
-import { SCALE_END, SCALE_START, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
+import { SCALE_END, SCALE_START, type ScaleRow, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
 import { driftSettings, liveDrift } from './live-drift.ts';
 import { liveSoak, soakSettings } from './live-soak.ts';
 import { cpuTime, runToEnd, wrkMs } from './processes.ts';
@@ -505,14 +505,22 @@ async function livePageRow(): Promise<void> {
 if (only) {
   if (only === 'live') await livePageRow();
   const alone = only === 'soak' ? await soakRun() : only === 'drift' ? await liveDrift(driftSettings()) : undefined;
+  const scale: ScaleRow[] = [];
   for (const named of only === 'million' ? MILLION_RUNS : []) {
     const run = await millionRecords(named.label, named.live);
+    scale.push({ data: named.data, ...run });
     console.log(`\n${named.title}`);
     for (const c of run.checks)
       console.log(
         `  ${c.what.padEnd(52)} ${c.value.padEnd(60)} ${c.target.padEnd(15)} ${c.ok === undefined ? '' : c.ok ? 'PASS' : 'MISS'}`,
       );
     if (run.checks.some((c) => c.ok === false)) errors.push(`${named.label}: a target missed`);
+  }
+  // The README's scale table is these two runs alone: a run of them alone makes it.
+  if (scale.length === MILLION_RUNS.length && errors.length === 0) {
+    const readmePath = join(ROOT, 'README.md');
+    writeFileSync(readmePath, withBenchTable(readFileSync(readmePath, 'utf8'), scaleTable(scale), [SCALE_START, SCALE_END]));
+    console.log("README.md: its scale table is now this run's");
   }
   for (const r of rows)
     console.log(
