@@ -147,7 +147,7 @@ export function liveSearch(
     layout ??= searchLayout(sample.splice(0), options.pooledFields, large ? { packed: true, partSize: Math.min(block, live.size) } : {});
     return true;
   };
-  const part = (bottom: number, top: number, t: number, first: boolean, minor = false): Part => {
+  const part = (bottom: number, top: number, t: number, first: boolean, isMinor = false): Part => {
     const count = top - bottom + 1;
     const build = indexBuild({
       count,
@@ -160,7 +160,7 @@ export function liveSearch(
       trigrams,
       stepped: true,
     });
-    return { top, bottom, build, first, minor };
+    return { top, bottom, build, first, minor: isMinor };
   };
 
   // At start: the window's settled records, in parts on the grid (record r is in block ceil(r / block)).

@@ -509,17 +509,13 @@ if (only) {
   for (const named of only === 'million' ? MILLION_RUNS : []) {
     const run = await millionRecords(named.label, named.live);
     scale.push({ data: named.data, ...run });
-    console.log(`\n${named.title}`);
-    for (const c of run.checks)
-      console.log(
-        `  ${c.what.padEnd(52)} ${c.value.padEnd(60)} ${c.target.padEnd(15)} ${c.ok === undefined ? '' : c.ok ? 'PASS' : 'MISS'}`,
-      );
+    printMillion(named.title, run.checks);
     if (run.checks.some((c) => c.ok === false)) errors.push(`${named.label}: a target missed`);
   }
   // The README's scale table is these two runs alone: a run of them alone makes it.
   if (scale.length === MILLION_RUNS.length && errors.length === 0) {
     const readmePath = join(ROOT, 'README.md');
-    writeFileSync(readmePath, withBenchTable(readFileSync(readmePath, 'utf8'), scaleTable(scale), [SCALE_START, SCALE_END]));
+    writeFileSync(readmePath, withScaleTable(readFileSync(readmePath, 'utf8'), scale));
     console.log("README.md: its scale table is now this run's");
   }
   for (const r of rows)
@@ -857,6 +853,18 @@ async function millionRecords(label: string, live?: readonly string[]) {
   return result;
 }
 const withMillion = process.env.BENCH_MILLION !== '0';
+
+/** A million run's checks under its title, as the report prints them. */
+function printMillion(title: string, checks: readonly { what: string; value: string; target: string; ok?: boolean }[]): void {
+  console.log(`\n${title}`);
+  for (const c of checks)
+    console.log(`  ${c.what.padEnd(51)} ${c.value.padEnd(59)} ${c.target.padEnd(14)} ${c.ok === undefined ? '' : c.ok ? 'PASS' : 'MISS'}`);
+}
+
+/** `readme` with its scale table made of these million runs. */
+function withScaleTable(readme: string, runs: readonly ScaleRow[]): string {
+  return withBenchTable(readme, scaleTable(runs), [SCALE_START, SCALE_END]);
+}
 const millions: ((typeof MILLION_RUNS)[number] & { run: Awaited<ReturnType<typeof millionRecords>> })[] = [];
 if (withMillion) for (const named of MILLION_RUNS) millions.push({ ...named, run: await millionRecords(named.label, named.live) });
 
@@ -880,10 +888,7 @@ for (const r of rows) {
     `${pad(r.scenario, 40)}${pad(r.baseline, 24)}${pad(r.base.rps, 8)}${pad(lat(r.base), 16)}${pad(r.server, 24)}${pad(r.measured.rps, 8)}${pad(lat(r.measured), 16)}${pad(`${r.ratio}x`, 8)}${pad(r.cpuRatio === undefined ? '' : `${r.cpuRatio}x`, 8)}${pad(r.target === undefined ? '' : `>= ${r.target}x`, 9)}${verdict(r.pass)}`,
   );
 }
-for (const { title, run } of millions) {
-  console.log(`\n${title}`);
-  for (const c of run.checks) console.log(`  ${pad(c.what, 52)}${pad(c.value, 60)}${pad(c.target, 15)}${verdict(c.ok)}`);
-}
+for (const { title, run } of millions) printMillion(title, run.checks);
 console.log(`\nstart-up to the first 200 (default dataset, 5 runs): median ${startup.medianMs} ms (${startup.runsMs.join(', ')})`);
 
 const misses = [
@@ -927,8 +932,13 @@ const readme = readFileSync(readmePath, 'utf8');
 const partial = !withMillion || process.env.BENCH_RUNTIMES === '0' || against !== undefined;
 if (partial) console.log('README.md: its performance table left as it is (a partial run)');
 else if (readme.includes(TABLE_START)) {
-  const scale = millions.map(({ run, data }) => ({ data, ...run }));
-  writeFileSync(readmePath, withBenchTable(withBenchTable(readme, benchTable(rows)), scaleTable(scale), [SCALE_START, SCALE_END]));
+  writeFileSync(
+    readmePath,
+    withScaleTable(
+      withBenchTable(readme, benchTable(rows)),
+      millions.map(({ run, data }) => ({ data, ...run })),
+    ),
+  );
   console.log("README.md: its performance table is now this run's");
 }
 if (misses.length) console.log(`\nmissed targets:\n  ${misses.join('\n  ')}`);

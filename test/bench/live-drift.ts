@@ -9,10 +9,10 @@
 // minute, default 200).
 import { pathToFileURL } from 'node:url';
 import { parseServeArgs, serveOptions } from '../../src/options/serve-options.ts';
-import { createApp } from '../../src/server/create-app.ts';
+import { createApp, DEFAULT_API_KEY } from '../../src/server/create-app.ts';
+import { apiKeyHeaders, listListings } from '../../src/spec/operations.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 
-const KEY = 'tempmon-dev-key';
 /** The least and latest minutes compared: three each, so one minute's noise does not decide. */
 const SPAN = 3;
 /** The latest minutes' cost per request of a kind, at most this ratio of the earliest's. */
@@ -45,6 +45,8 @@ export async function liveDrift(
   const options = serveOptions(spec.document, values, env, fail);
   let now = Date.now();
   const app = createApp({ spec, dataset: options.dataset, live: { ...options.live!, clock: () => now } });
+  // The key, in each header the spec's listings take it from.
+  const keyed = Object.fromEntries(apiKeyHeaders(listListings(spec.document)).map((name) => [name, DEFAULT_API_KEY]));
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   while ((await app.request('/readyz')).status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
   log(
@@ -89,7 +91,7 @@ export async function liveDrift(
         now += 10;
         const url = path();
         const before = cpu();
-        const answer = await app.request(url, { headers: { 'x-api-key': KEY } });
+        const answer = await app.request(url, { headers: keyed });
         await answer.arrayBuffer();
         used += cpu() - before;
         if (![200, 404, 500].includes(answer.status)) throw new Error(`${url} answered ${answer.status}`);
