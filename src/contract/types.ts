@@ -32,6 +32,11 @@ export interface Exchange {
   readonly request: RecordedRequest;
   /** When the request (its last try) was sent, ISO 8601; absent when none was. */
   readonly startedDateTime?: string;
+  /**
+   * When its last try was sent and its answer read, on the run's clock (performance.now(), ms): the span within
+   * which the target produced the answer, that versions of the listing are judged by. The kit's own; never in a report.
+   */
+  readonly span?: { readonly sent: number; readonly answered: number };
   readonly response?: RecordedResponse;
   readonly error?: string;
   /** Judged by the rule of the check that sent it only (a request off the interface): no response check sees it. */
@@ -80,6 +85,11 @@ export interface Failure {
    * shift that hides an offset), so it settles nothing unless read at one moment. The kit's own.
    */
   readonly recheckAgainstModel?: boolean;
+  /**
+   * Judges the finding again by the versions rule with all the run saw of the listing (more reads, the staleness
+   * measured by the end): whether it still stands. The kit's own; never in a report.
+   */
+  readonly rejudge?: () => Promise<boolean>;
   /**
    * The check whose finding this one follows from: `stable_order` when the same request got answers no
    * legitimate variation explains, so that a comparison of answers here could not hold either.

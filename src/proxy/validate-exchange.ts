@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import type { OperationContext } from '../contract/model/context.ts';
+import { createListingVersions } from '../contract/versions/listing-versions.ts';
 import type { ResponseCheck } from '../contract/model/check.ts';
 import { contentTypeConformance } from '../contract/checks/content-type-conformance.ts';
 import { notAServerError } from '../contract/checks/not-a-server-error.ts';
@@ -56,6 +57,10 @@ export function exchangeValidator(
     listingRead: () => undefined,
     pairs: createPairTally(),
     catchUp: createCatchUp(0),
+    versions: createListingVersions(
+      { readHead: () => Promise.reject(new Error('the proxy reads no listings')), countHeader: undefined },
+      0,
+    ),
   } satisfies OperationContext;
   return (exchange: Exchange): Violation[] => {
     const time = new Date().toISOString();

@@ -1,6 +1,9 @@
 import { answered, describeAnswers, identities, preview, recordsOf, unanswered } from '../model/answers.ts';
 import { noEvidence, partly } from '../model/skip.ts';
-import { compareAgain, sendEach } from '../moment/at-once.ts';
+import { sendEach } from '../moment/at-once.ts';
+import { defaultPageSize, firstPage } from '../model/listing-query.ts';
+import { judgeAnswer } from '../versions/judge-answer.ts';
+import type { Claim } from '../versions/rule.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import type { Exchange } from '../types.ts';
@@ -62,9 +65,9 @@ export const negativeDataRejection: ScenarioCheck = {
 
 /**
  * Each ambiguous form of page (with pageSize 1, so page n is record n) and of pageSize: a 4xx, or a 200 whose
- * records are those of a value it spells. It compares answers read at different moments, so a mismatch is
- * rechecked (on data that changes, or replicas a record apart, the run judges it again). The forms that got no
- * answer to judge are told apart, as not observed.
+ * records are those a value it spells gives in a version of the listing admissible for its time (the versions
+ * rule: on data that moves, replicas apart, an answer from any version the run saw then is the value's). The
+ * forms that got no answer to judge are told apart, as not observed.
  */
 async function judgeAmbiguousForms(context: OperationContext): Promise<{ findings: Finding[]; notObserved: string[] }> {
   const { page, pageSize } = context.parameters;
@@ -75,65 +78,49 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<{ finding
     ] as const
   ).flatMap(([parameter, fixed]) => ambiguousIntegerForms(parameter.schema).map((form) => ({ name: parameter.name, fixed, form })));
   type Form = (typeof forms)[number];
-  const formQuery = ({ name, fixed, form }: Form) => ({
-    query: { ...fixed, [name]: form.value },
-    ...(form.again ? { options: { extraQuery: [[name, form.again]] as const } } : {}),
-  });
-  const readAsQueries = ({ name, fixed, form }: Form) => form.readAs.map((v) => ({ query: { ...fixed, [name]: v } }));
-  const sendForm = (form: Form) => context.send(formQuery(form).query, formQuery(form).options);
-  const readAs = (form: Form) => Promise.all(readAsQueries(form).map(({ query }) => context.send(query)));
-  /** The form's records when no value it spells has them; undefined when it reads as one (or is refused). */
-  const misreading = (answer: Exchange, readings: readonly Exchange[] | undefined) => {
-    const records = recordsOf(answer);
-    if (!answered(answer) || !records || !readings) return undefined;
-    const got = identities(records).join();
-    const readable =
-      readings.length === 0
-        ? got === ''
-        : readings.some((r) => {
-            const read = recordsOf(r);
-            return read && identities(read).join() === got;
-          });
-    return readable ? undefined : records;
-  };
-  // Two waves, each sent in the forms' order: the forms, then what the forms answered with records spell.
+  const sendForm = ({ name, fixed, form }: Form) =>
+    context.send({ ...fixed, [name]: form.value }, form.again ? { extraQuery: [[name, form.again]] } : undefined);
+  /** What the form claims, for each value it spells: the page of the listing that value asks for. */
+  const claimsOf = ({ name, fixed, form }: Form): Claim[] =>
+    (form.readAs.length > 0 ? form.readAs : [String(2 ** 31)]).map((value) => {
+      const query: Record<string, string> = { ...fixed, [name]: value };
+      const size = Number(query[pageSize.name] ?? defaultPageSize(context.parameters));
+      return { term: '', page: { offset: (Number(query[page.name] ?? firstPage(context.parameters)) - 1) * size, size } };
+    });
+  // The versions start from the listing as read; most checks have asked for it already.
+  await context.listing();
   const answers = await sendEach(context, forms, sendForm);
-  const readings = await sendEach(context, forms, (form, i) =>
-    answered(answers[i]!) && recordsOf(answers[i]!) ? readAs(form) : Promise.resolve(undefined),
-  );
-  const unseen = forms.flatMap((form, i) =>
-    answered(answers[i]!) ? [] : [{ label: sentForm(form.name, form.form), exchange: answers[i]! }],
-  );
-  const findings = forms.flatMap((form, i) => {
-    const records = misreading(answers[i]!, readings[i]);
-    if (!records) return [];
-    return [
-      {
-        ...misread(form.name, form.form, records, answers[i]!),
-        // The form and what it spells sent together, so that both see one moment.
-        recheck: compareAgain(
-          context,
-          [formQuery(form), ...readAsQueries(form)],
-          ([again, ...readings]) => misreading(again!, readings) !== undefined,
-        ),
-      },
-    ];
-  });
-  return { findings, notObserved: unanswered('ambiguous forms', forms.length, unseen) };
+  const unseen: { label: string; exchange: Exchange }[] = [];
+  const unjudged: string[] = [];
+  const findings: Finding[] = [];
+  for (const [i, form] of forms.entries()) {
+    const answer = answers[i]!;
+    if (!answered(answer)) unseen.push({ label: sentForm(form.name, form.form), exchange: answer });
+    const records = answered(answer) ? recordsOf(answer) : undefined;
+    if (!records) continue;
+    const verdict = await judgeAnswer(context.versions, answer, claimsOf(form), (why) =>
+      misread(form.name, form.form, records, answer, why),
+    );
+    if (verdict.kind === 'finding') findings.push(verdict.finding);
+    if (verdict.kind === 'unknown') unjudged.push(`${sentForm(form.name, form.form)}: ${verdict.why}`);
+  }
+  const untold =
+    unjudged.length > 0 ? [`${unjudged.length} of ${forms.length} ambiguous forms could not be judged (${unjudged.join('; ')})`] : [];
+  return { findings, notObserved: [...unanswered('ambiguous forms', forms.length, unseen), ...untold] };
 }
 
 /** An ambiguous form as sent: `page="010"`, or the name twice. */
 const sentForm = (name: string, form: AmbiguousForm) =>
   `${name}=${JSON.stringify(form.value)}${form.again ? `&${name}=${form.again}` : ''}`;
 
-function misread(name: string, form: AmbiguousForm, records: readonly Record<string, unknown>[], exchange: Exchange): Finding {
+function misread(name: string, form: AmbiguousForm, records: readonly Record<string, unknown>[], exchange: Exchange, why: string): Finding {
   const sent = sentForm(name, form);
   return {
     severity: 'error',
     message:
       form.readAs.length > 0
-        ? `${sent} was read as neither ${form.readAs.map((v) => `${name}=${v}`).join(' nor ')}`
-        : `${sent} was not read as a page past the end`,
+        ? `${sent} was read as neither ${form.readAs.map((v) => `${name}=${v}`).join(' nor ')}: ${why}`
+        : `${sent} was not read as a page past the end: ${why}`,
     expected:
       form.readAs.length > 0 ? `a 4xx, or the records of ${form.readAs.map((v) => `${name}=${v}`).join(' or ')}` : 'a 4xx, or 200 []',
     actual: `200 with ${preview(identities(records).join(', ') || '[]', 120)}`,

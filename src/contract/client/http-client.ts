@@ -290,7 +290,7 @@ async function deliver(
       continue;
     }
     const load = overloaded(result) ? sending.alone.loadAt(made.startedAt, made.inFlight) : made.inFlight;
-    const exchange = { ...answered(head, startedDateTime, result, made.secrets, scheduler, tries), inFlight: load };
+    const exchange = { ...answered(head, made, result, scheduler, tries), inFlight: load };
     if (!overloaded(result) || load <= 1) return exchange;
     // On a connection of its own, what it does alone elsewhere is another request: it stays not sent again.
     if (!mayGoAlone) return sending.alone.notAgain(exchange);
@@ -299,7 +299,7 @@ async function deliver(
       const again = await made.attempt(0, false);
       // Without a retry, a 429 comes back as the response: never as `retryAfter`.
       const result = 'retryAfter' in again ? {} : again;
-      return { ...answered(head, made.startedDateTime, result, made.secrets, scheduler, 0), inFlight: made.inFlight };
+      return { ...answered(head, made, result, scheduler, 0), inFlight: made.inFlight };
     });
   }
 }
@@ -316,14 +316,14 @@ type Made = ReturnType<typeof makeRequest> & {
 /** The exchange of an attempt that came back; a 429 given back (retries spent) slows the run all the same. */
 function answered(
   head: Pick<Exchange, 'operationId' | 'request' | 'judgedAlone'>,
-  startedDateTime: string,
+  { startedDateTime, startedAt, secrets }: Pick<Made, 'startedDateTime' | 'startedAt' | 'secrets'>,
   { response, error }: { readonly response?: Exchange['response']; readonly error?: string },
-  secrets: Secrets,
   scheduler: Scheduler,
   tries: number,
 ): Exchange {
   if (response?.status === 429) scheduler.backOff(retryDelay(response.headers['retry-after'] ?? null, tries));
-  return { ...head, startedDateTime, ...(response ? { response } : {}), ...(error ? { error: redact(error, secrets) } : {}) };
+  const span = { sent: startedAt, answered: performance.now() };
+  return { ...head, startedDateTime, span, ...(response ? { response } : {}), ...(error ? { error: redact(error, secrets) } : {}) };
 }
 
 /** A request as it is sent (URL, headers with the key) and as it is recorded (redacted), with what to redact. */

@@ -9,6 +9,7 @@ import type { SchemaValidator } from '../../spec/schema-validator.ts';
 import type { PrismValidator } from './prism.ts';
 import type { Exchange } from '../types.ts';
 import type { Listing } from './listing.ts';
+import type { ListingVersions } from '../versions/listing-versions.ts';
 
 /** What a check knows of the operation under test and how it talks to the target. */
 export interface OperationContext {
@@ -57,4 +58,6 @@ export interface OperationContext {
   readonly pairs: PairTally;
   /** What the listing's searches may be waited on to catch up with records that arrived (one budget per operation). */
   readonly catchUp: CatchUp;
+  /** The listing's versions as the run saw them, and the rule that judges an answer by them (one per operation). */
+  readonly versions: ListingVersions;
 }

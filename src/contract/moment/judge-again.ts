@@ -106,7 +106,7 @@ async function judgeOneAgain(rejudging: Rejudging, outcome: CheckOutcome, why: s
  */
 function standsAsRun(rejudging: Rejudging, outcome: CheckOutcome): boolean {
   const unseen = outcome.status === 'skipped' && outcome.skipCause === 'no-evidence' && !rejudging.stop.aborted;
-  return !unseen && (rejudging.judgesEachAnswer(outcome.check) || outcome.failures.every((f) => f.absolute));
+  return !unseen && (rejudging.judgesEachAnswer(outcome.check) || outcome.failures.every(stands));
 }
 
 /**
@@ -115,9 +115,9 @@ function standsAsRun(rejudging: Rejudging, outcome: CheckOutcome): boolean {
  * `because`: why none could be told, when none stands.
  */
 async function recheckAll(rejudging: Rejudging, outcome: CheckOutcome): Promise<{ outcome: CheckOutcome; because?: string } | undefined> {
-  const comparing = outcome.failures.filter((f) => !f.absolute);
+  const comparing = outcome.failures.filter((f) => !stands(f));
   if (outcome.status === 'skipped' || !comparing.every((f) => f.recheck)) return undefined;
-  const kept = outcome.failures.filter((f) => f.absolute);
+  const kept = outcome.failures.filter(stands);
   const untold: Failure[] = [];
   let because = '';
   for (const failure of comparing) {
@@ -136,12 +136,15 @@ async function recheckAll(rejudging: Rejudging, outcome: CheckOutcome): Promise<
   return { outcome: { ...outcome, failures: kept } };
 }
 
+/** A finding no change of data can explain: absolute, or judged by the versions rule already (see Failure.rejudge). */
+const stands = (failure: Failure) => failure.absolute === true || failure.rejudge !== undefined;
+
 /**
  * Keeps what no change of data can explain and makes the rest inconclusive: findings that compare answers
  * read at different moments, when the data changed and no still re-run could judge them again.
  */
 function invalidate(outcome: CheckOutcome, why: string, because: string, seed: number): CheckOutcome {
-  const absolute = outcome.failures.filter((f) => f.absolute);
+  const absolute = outcome.failures.filter(stands);
   if (outcome.status === 'skipped' || outcome.failures.length === absolute.length) return outcome;
   if (absolute.length > 0) return { ...outcome, failures: absolute };
   const { failures: _, ...rest } = outcome;

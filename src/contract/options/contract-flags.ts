@@ -102,6 +102,17 @@ export const CONTRACT_FLAGS = [
     default: 50,
   },
   {
+    name: 'max-staleness',
+    value: 'MS',
+    help: [
+      'how far behind its data a listing may answer, in ms (default {default}): an answer only a version of the listing',
+      'older than this explains is a finding; 0 asks for a linearizable listing (replicas and search indexes behind fail)',
+    ],
+    integer: { min: 0, max: 600_000 },
+    option: 'maxStalenessMs',
+    default: 10_000,
+  },
+  {
     name: 'max-response-time',
     value: 'MS',
     help: ['fail any response slower than this (opt-in check max_response_time)'],

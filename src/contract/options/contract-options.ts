@@ -38,6 +38,12 @@ export interface ContractOptions {
   readonly concurrency?: number;
   /** Retries of a 429 (honouring Retry-After). */
   readonly maxRetries?: number;
+  /**
+   * How far behind its data the listing may answer, in ms (default 10 s): an answer is judged against the versions of
+   * the listing seen within its own span, widened by the staleness the run measured (replicas, a search index behind),
+   * at most this. 0 asks for a linearizable listing.
+   */
+  readonly maxStalenessMs?: number;
   /** Time between re-reads of a listing whose answers changed during the run (default 1 s). */
   readonly rereadIntervalMs?: number;
   /** How to send requests; undici by default, an app's fetch for an in-process target. */

@@ -2,6 +2,7 @@
 import type { CheckOutcome, Exchange } from '../types.ts';
 import { underCause } from '../grading/causes.ts';
 import { judgeAgainIfChanged, type Rejudging } from '../moment/judge-again.ts';
+import { rejudged } from '../versions/rejudge.ts';
 import type { OperationRun } from './operation-runs.ts';
 import { runScenario, scenariosOf } from './run-scenarios.ts';
 import { checkNamed, contextFor, deadlineSkip, type RunScope } from './run-scope.ts';
@@ -21,7 +22,8 @@ const rejudgingOf = (scope: RunScope, run: OperationRun): Rejudging => ({
 
 /** Every check of one operation: its scenarios, judged again if the data changed, then its responses. */
 async function checkOperation(scope: RunScope, run: OperationRun, probe: Exchange): Promise<CheckOutcome[]> {
-  const outcomes = underCause(scope.checks, await judgeAgainIfChanged(rejudgingOf(scope, run), await scenariosOf(scope, run), probe));
+  const scenarios = await rejudged(await scenariosOf(scope, run));
+  const outcomes = underCause(scope.checks, await judgeAgainIfChanged(rejudgingOf(scope, run), scenarios, probe));
   await run.recorder.settled();
   return [...outcomes, ...run.judge.outcomes()];
 }

@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { listingParameters } from '../../spec/listing-parameters.ts';
+import { listingParameters, type ListingParameters } from '../../spec/listing-parameters.ts';
 import type { Operation } from '../../spec/operations.ts';
-import { firstPage, largestPageSize } from '../model/listing-query.ts';
+import { firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
 import type { Listing } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
 import { listingPages, readListing } from '../moment/read-listing.ts';
@@ -10,6 +10,11 @@ import type { Judges } from '../model/judges.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
 import { createCatchUp, type CatchUp } from '../model/catch-up.ts';
+import { listingTotal } from '../model/listing.ts';
+import { createListingVersions, type ListingVersions } from '../versions/listing-versions.ts';
+import { isHeadRead } from '../versions/head-read.ts';
+import { LISTING_READ } from '../model/listing-query.ts';
+import type { Exchange } from '../types.ts';
 
 /** Settings of a run that shape what checks send: what a context states of them, and the pages a listing is read to. */
 export interface ContextSettings
@@ -18,6 +23,8 @@ export interface ContextSettings
     'maxResponseTimeMs' | 'seed' | 'examples' | 'covering' | 'specialTerms' | 'apiKey' | 'concurrency' | 'pathsAsWritten'
   > {
   readonly maxPages: number;
+  /** Staleness beyond which no version explains an answer (--max-staleness). */
+  readonly maxStalenessMs: number;
 }
 
 /** What a context may share with another, or take from the run. */
@@ -58,7 +65,8 @@ export function createOperationContext(
       return sent;
     };
   let listing: Promise<Listing> | undefined;
-
+  const versions = shared?.versions ?? versionsOf(operation, settings, () => context);
+  const seen = sightingsOf(versions, parameters);
   const context: OperationContext = {
     operation,
     document,
@@ -74,24 +82,58 @@ export function createOperationContext(
     pathsAsWritten: settings.pathsAsWritten,
     ...(settings.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: settings.maxResponseTimeMs } : {}),
     send(query, options) {
-      const exchange = client.send(operation.operationId, options?.path ?? operation.path, query, withPriority(options));
+      const exchange = seen(
+        query,
+        options,
+        client.send(operation.operationId, options?.path ?? operation.path, query, withPriority(options)),
+      );
       track(exchange);
       return exchange;
     },
     sendTogether(queries) {
       const exchanges = client.sendTogether(operation.operationId, asksOf(queries));
-      for (const exchange of exchanges) track(exchange);
+      for (const [i, exchange] of exchanges.entries()) track(seen(queries[i]!.query, queries[i]!.options, exchange));
       return exchanges;
     },
     ...(client.sendOnOneConnection ? { sendOnOneConnection: oneConnection(client.sendOnOneConnection) } : {}),
     listing() {
       if (shared) return shared.listing();
-      listing ??= readListing(listingPages(context), firstPage(parameters), largestPageSize(parameters), settings.maxPages, settings.seed);
+      const read = () =>
+        readListing(listingPages(context), firstPage(parameters), largestPageSize(parameters), settings.maxPages, settings.seed);
+      listing ??= read().then((done) => startsVersions(versions, done));
       return listing;
     },
     listingRead: () => (shared ? shared.listingRead() : listing),
     pairs: shared ? shared.pairs : createPairTally(),
     catchUp: shared ? shared.catchUp : catchUp,
+    versions,
   };
   return context;
+}
+
+/** The versions of an operation's listing, reading its head through the context `of` gives. */
+function versionsOf(operation: Operation, settings: ContextSettings, of: () => OperationContext): ListingVersions {
+  const readHead = () => {
+    const context = of();
+    return context.send(pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters)), LISTING_READ);
+  };
+  return createListingVersions({ readHead, countHeader: operation.paging.count }, settings.maxStalenessMs);
+}
+
+/** Every answer to a read of the head is a sighting of a version of the listing: `seen` passes each exchange on. */
+function sightingsOf(versions: ListingVersions, parameters: ListingParameters) {
+  return (query: Readonly<Record<string, string>>, options: SendOptions | undefined, exchange: Promise<Exchange>) => {
+    if (isHeadRead(parameters, query, options)) void exchange.then((e) => versions.sighting(e));
+    return exchange;
+  };
+}
+
+/** The listing as read whole starts its versions (its span: from its first page sent to its last answered). */
+function startsVersions(versions: ListingVersions, read: Listing): Listing {
+  const spans = read.pageExchanges.flatMap((e) => (e.span ? [e.span] : []));
+  if (spans.length > 0) {
+    const span = { sent: Math.min(...spans.map((s) => s.sent)), answered: Math.max(...spans.map((s) => s.answered)) };
+    versions.history.base(read.records, read.complete, span, listingTotal(read));
+  }
+  return read;
 }

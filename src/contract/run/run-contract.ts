@@ -109,6 +109,7 @@ function scopeOf(options: ContractOptions, made: Omit<RunScope, 'options' | 'set
     apiKey: options.apiKey,
     concurrency: options.concurrency ?? CONTRACT_DEFAULTS.concurrency,
     pathsAsWritten: options.fetch === undefined,
+    maxStalenessMs: options.maxStalenessMs ?? CONTRACT_DEFAULTS.maxStalenessMs,
     ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
   };
   return { ...made, options, settings, rereadMs: options.rereadIntervalMs ?? CONTRACT_DEFAULTS.rereadIntervalMs };

@@ -24,7 +24,15 @@ export async function alertsContext(answer?: (request: Request) => Response | un
   });
   const operation = listOperations(spec.document).find((op) => op.operationId === 'listAlerts')!;
   const judges = { prism: await createPrismValidator(spec.document), schemas: validator };
-  const settings = { maxPages: 50, seed: 1, examples: 10, apiKey: KEY, concurrency: 1, pathsAsWritten: false };
+  const settings = {
+    maxPages: 50,
+    seed: 1,
+    examples: 10,
+    apiKey: KEY,
+    concurrency: 1,
+    pathsAsWritten: false,
+    maxStalenessMs: 10_000,
+  };
   const context = createOperationContext(operation, spec.document, client, judges, settings, () => undefined);
   return { context, arrive: (n: number) => (arrived += n), requests: () => requests };
 }

@@ -1,0 +1,189 @@
+// The history of one listing's versions as the run saw them: which version each read of its head showed, and when;
+// which versions an answer may come from (the rule's admissible versions), and how stale the listing was seen to be.
+import { createLineage, type Lineage, type Version } from './lineage.ts';
+
+type Json = Record<string, unknown>;
+
+/** When an answer was produced: from its request's sending to its answer's reading, on the run's clock (ms). */
+export interface Span {
+  readonly sent: number;
+  readonly answered: number;
+}
+
+/** One read that showed a version: its top, its tail when a count was sent with it, and when. */
+export interface Sighting extends Span {
+  readonly top: number;
+  readonly tail?: number;
+  readonly connection?: number;
+}
+
+/** The kinds of request whose staleness is measured apart: a search may come from an index behind the records. */
+export type StalenessKind = 'page' | 'search';
+
+/** What the run saw of a listing's movement: the consistency section of the reports. */
+export interface ConsistencyFigures {
+  /** Versions seen (distinct heads), and records that arrived at the head during the run. */
+  readonly versions: number;
+  readonly arrived: number;
+  /** The most records a read of the head was behind a version already seen (replicas apart, a cache behind). */
+  readonly behindRecords: number;
+  /** The staleness measured, in ms, per kind of request (0: every answer came from a version current while it was made). */
+  readonly pageStalenessMs: number;
+  readonly searchStalenessMs: number;
+  /** Connections that showed more than one version, and connections that kept to one version while others differed. */
+  readonly connections?: { readonly seen: number; readonly pinned: boolean };
+}
+
+/** The history of one listing: its lineage, the reads of its head, and the staleness they show. */
+export interface ListingHistory {
+  lineage(): Lineage | undefined;
+  /** The listing read whole (or its prefix): the lineage starts from it; `total` its count when known. */
+  base(records: readonly Json[], complete: boolean, span: Span, total?: number): void;
+  /** A read of the head (page 1, no search), with the count it sent: a sighting, or false when no version explains it. */
+  sighting(records: readonly Json[], span: Span, count?: number, connection?: number): boolean;
+  /**
+   * The tops of the versions an answer made within `span` may come from, allowing `widenMs` of staleness: from
+   * the newest version some read answered by `sent - widenMs` showed, to the oldest some read sent after
+   * `answered + widenMs` showed (or the newest known).
+   */
+  admissible(span: Span, widenMs: number): { readonly low: number; readonly high: number } | undefined;
+  /** The tails a version of `top` may have: known from reads that sent a count, else between what they allow. */
+  tails(top: number): { readonly low: number; readonly high: number };
+  /** The oldest and the newest version seen (tops): versions outside never were, as far as the run saw. */
+  seen(): { readonly oldest: number; readonly newest: number } | undefined;
+  /** How long before `at` a version newer than `top` was first seen answered (0 when none was yet). */
+  agedBy(top: number, at: number): number;
+  /** The staleness measured so far for a kind of request (ms). */
+  staleness(kind: StalenessKind): number;
+  /** Notes a search answer seen behind by `ms` and later seen to catch up: the index's staleness. */
+  noteSearchLag(ms: number): void;
+  figures(): ConsistencyFigures;
+  readonly sightings: readonly Sighting[];
+}
+
+/**
+ * An empty history; `base` starts it.
+ *
+ * @example
+ * const history = createHistory();
+ * history.base(listing.records, listing.complete, span);
+ * history.sighting(recordsOf(page1)!, page1.span!);
+ */
+export function createHistory(): ListingHistory {
+  let lineage: Lineage | undefined;
+  let baseTop = 0;
+  const sightings: Sighting[] = [];
+  let searchLag = 0;
+  // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
+  let early: { records: readonly Json[]; span: Span; count?: number; connection?: number }[] | undefined = [];
+  const take = (records: readonly Json[], span: Span, count?: number, connection?: number) => {
+    const top = lineage!.head(records);
+    if (top === undefined) return false;
+    const tail = count !== undefined ? top - count : undefined;
+    sightings.push({ ...span, top, ...(tail !== undefined ? { tail } : {}), ...(connection !== undefined ? { connection } : {}) });
+    return true;
+  };
+  const history: ListingHistory = {
+    sightings,
+    lineage: () => lineage,
+    base(records, complete, span, total) {
+      if (lineage) return;
+      lineage = createLineage(records, complete);
+      baseTop = lineage.ids.length;
+      const tail = total !== undefined ? baseTop - total : complete ? 0 : undefined;
+      sightings.push({ ...span, top: baseTop, ...(tail !== undefined ? { tail } : {}) });
+      const before = early!.sort((a, b) => a.span.answered - b.span.answered);
+      early = undefined;
+      for (const read of before) take(read.records, read.span, read.count, read.connection);
+    },
+    sighting(records, span, count, connection) {
+      if (early) {
+        early.push({ records, span, ...(count !== undefined ? { count } : {}), ...(connection !== undefined ? { connection } : {}) });
+        return true;
+      }
+      return take(records, span, count, connection);
+    },
+    admissible(span, widenMs) {
+      if (!lineage) return undefined;
+      let low = Number.NEGATIVE_INFINITY;
+      let high = Number.POSITIVE_INFINITY;
+      for (const s of sightings) {
+        // A read answered exactly `widenMs` before is as old as the staleness allows: its version is not yet left behind.
+        if (s.answered < span.sent - widenMs) low = Math.max(low, s.top);
+        if (s.sent > span.answered + widenMs) high = Math.min(high, s.top);
+      }
+      const { oldest, newest } = history.seen()!;
+      return { low: Math.max(oldest, Math.min(low, newest)), high: Math.min(newest, Math.max(high, oldest)) };
+    },
+    seen: () => (lineage ? { oldest: Math.min(baseTop, ...sightings.map((s) => s.top)), newest: lineage.ids.length } : undefined),
+    tails(top) {
+      let low = lineage?.complete ? 0 : Number.NEGATIVE_INFINITY;
+      let high = Number.POSITIVE_INFINITY;
+      for (const s of sightings) {
+        if (s.tail === undefined) continue;
+        if (s.top <= top) low = Math.max(low, s.tail);
+        if (s.top >= top) high = Math.min(high, s.tail);
+      }
+      // No read sent a count: records leave the tail at most as fast as they arrive (a window), or not at all.
+      if (high === Number.POSITIVE_INFINITY) high = Number.isFinite(low) ? low + Math.max(0, top - baseTop) : low;
+      return { low, high: Math.max(low, high) };
+    },
+    agedBy(top, at) {
+      const newer = sightings.filter((s) => s.top > top).map((s) => s.answered);
+      return newer.length === 0 ? 0 : Math.max(0, at - Math.min(...newer));
+    },
+    staleness: (kind) => (kind === 'search' ? Math.max(searchLag, pageStaleness(sightings)) : pageStaleness(sightings)),
+    noteSearchLag(ms) {
+      searchLag = Math.max(searchLag, ms);
+    },
+    figures: () => figuresOf(sightings, lineage, baseTop, searchLag),
+  };
+  return history;
+}
+
+/**
+ * How stale the reads of the head were seen to be: the most time a read was sent after a newer version than the
+ * one it showed had been seen answered (0 on a listing every read saw at one moment).
+ */
+function pageStaleness(sightings: readonly Sighting[]): number {
+  let most = 0;
+  const byAnswer = [...sightings].sort((a, b) => a.answered - b.answered);
+  for (const s of sightings) {
+    const newer = byAnswer.find((t) => t.top > s.top && t.answered < s.sent);
+    if (newer) most = Math.max(most, s.sent - newer.answered);
+  }
+  return most;
+}
+
+function figuresOf(sightings: readonly Sighting[], lineage: Lineage | undefined, baseTop: number, searchLag: number): ConsistencyFigures {
+  const tops = new Set(sightings.map((s) => s.top));
+  let behind = 0;
+  for (const s of sightings) {
+    const seen = sightings.filter((t) => t.answered < s.sent).map((t) => t.top);
+    if (seen.length > 0) behind = Math.max(behind, Math.max(...seen) - s.top);
+  }
+  const byConnection = new Map<number, Set<number>>();
+  for (const s of sightings)
+    if (s.connection !== undefined) byConnection.set(s.connection, (byConnection.get(s.connection) ?? new Set()).add(s.top));
+  const connections =
+    byConnection.size > 1
+      ? {
+          seen: byConnection.size,
+          // Several versions at once, each connection keeping to its own: a balancer pinning connections to replicas.
+          pinned:
+            behind > 0 &&
+            [...byConnection.values()].every((v) => v.size === 1) &&
+            new Set([...byConnection.values()].flatMap((v) => [...v])).size > 1,
+        }
+      : undefined;
+  return {
+    versions: tops.size,
+    arrived: lineage ? lineage.ids.length - baseTop : 0,
+    behindRecords: behind,
+    pageStalenessMs: Math.round(pageStaleness(sightings)),
+    searchStalenessMs: Math.round(Math.max(searchLag, pageStaleness(sightings))),
+    ...(connections ? { connections } : {}),
+  };
+}
+
+export type { Version };

@@ -1,0 +1,53 @@
+// An answer judged by the versions rule the way a check reports it: a pass, a finding naming the versions, or
+// what the run could not tell.
+import type { Finding } from '../model/check.ts';
+import type { Exchange } from '../types.ts';
+import type { Judged, ListingVersions } from './listing-versions.ts';
+import type { Claim } from './rule.ts';
+
+/** What the rule made of an answer, for a check. */
+export type RuleVerdict =
+  | { readonly kind: 'pass' }
+  | { readonly kind: 'finding'; readonly finding: Finding }
+  | { readonly kind: 'unknown'; readonly why: string };
+
+/**
+ * Judges `exchange` by the rule against `claims`, any one of which it may meet (an ambiguous form read as either
+ * value it spells): a pass when an admissible version explains it for one of them; else the finding `make` words
+ * from the rule's why and the expected answer of the closest version, judged again at the end of the run (see
+ * Failure.rejudge); unknown when no claim could be judged.
+ *
+ * @example
+ * const verdict = await judgeAnswer(context.versions, exchange, [{ term: '', page: { offset: 9, size: 1 } }], (why, expected) => ({
+ *   severity: 'error', message: `page=010 was misread: ${why}`, expected, exchange,
+ * }));
+ */
+export async function judgeAnswer(
+  versions: ListingVersions,
+  exchange: Exchange,
+  claims: readonly Claim[],
+  make: (why: string, expected: string) => Finding,
+  again?: () => Promise<Exchange>,
+): Promise<RuleVerdict> {
+  const judged = await judgeAll(versions, exchange, claims, again);
+  if (judged.kind === 'explained') return { kind: 'pass' };
+  if (judged.kind === 'unknown') return { kind: 'unknown', why: judged.why };
+  const rejudge = async () => (await judgeAll(versions, exchange, claims)).kind === 'unexplained';
+  return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
+}
+
+/** The first claim a version explains, else the first unexplained one's words, else unknown. */
+async function judgeAll(
+  versions: ListingVersions,
+  exchange: Exchange,
+  claims: readonly Claim[],
+  again?: () => Promise<Exchange>,
+): Promise<Judged> {
+  let first: Judged | undefined;
+  for (const claim of claims) {
+    const judged = await versions.judge(exchange, claim, again);
+    if (judged.kind === 'explained') return judged;
+    if (!first || (first.kind === 'unknown' && judged.kind === 'unexplained')) first = judged;
+  }
+  return first ?? { kind: 'unknown', why: 'nothing was claimed' };
+}

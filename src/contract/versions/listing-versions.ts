@@ -1,0 +1,161 @@
+// What a check asks of a listing's versions: an answer judged by the rule, and the words that name a version.
+import { identities, recordsOf } from '../model/answers.ts';
+import type { Exchange } from '../types.ts';
+import { createHistory, type ListingHistory, type Span } from './history.ts';
+import type { Version } from './lineage.ts';
+import { explain, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
+
+/** The first wait before a search behind its data is asked again; each next one doubles, within --max-staleness. */
+const FIRST_WAIT_MS = 100;
+
+/** What judging an answer by the rule came to. */
+export type Judged =
+  | { readonly kind: 'explained' }
+  /** No admissible version explains it: why, in words naming the versions (for a finding's message and `expected`). */
+  | { readonly kind: 'unexplained'; readonly why: string; readonly expected: string }
+  /** The run cannot tell: what it would have needed. */
+  | { readonly kind: 'unknown'; readonly why: string };
+
+/** How the versions of one listing reach the target: a read of its head, an answer asked again. */
+export interface VersionReads {
+  /** Page 1 at the largest size, sent now: a sighting of the version current now. */
+  readHead(): Promise<unknown>;
+  /** The listing's count header's name, when the spec has one. */
+  readonly countHeader: string | undefined;
+}
+
+/** A listing's versions as the run saw them, and the rule applied to an answer. */
+export interface ListingVersions {
+  readonly history: ListingHistory;
+  readonly maxStalenessMs: number;
+  /** Takes in an answer to page 1 with no search (a read of the head). */
+  sighting(exchange: Exchange): void;
+  /**
+   * Judges `exchange` by the rule for `claim`: when it shows a version newer than any seen, or none explains it,
+   * the head is read again first; a search answered as an older version is asked again (`again`) while the
+   * version it shows could still catch up within --max-staleness.
+   */
+  judge(exchange: Exchange, claim: Claim, again?: () => Promise<Exchange>): Promise<Judged>;
+  /** A version in words: its size and newest record, and when it was first seen. */
+  describe(version: Version): string;
+}
+
+/**
+ * The versions of one listing, with `reads` to read its head again.
+ *
+ * @example
+ * const versions = createListingVersions({ readHead, countHeader: 'x-total-count' }, 10_000);
+ * const judged = await versions.judge(exchange, { term: '', page: { offset: 9, size: 1 } });
+ */
+export function createListingVersions(reads: VersionReads, maxStalenessMs: number): ListingVersions {
+  const history = createHistory();
+  const shownOf = (exchange: Exchange, claim: Claim): Shown | undefined => {
+    const records = claim.page ? recordsOf(exchange) : undefined;
+    const header = reads.countHeader ? exchange.response?.headers[reads.countHeader] : undefined;
+    const count = header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+    if ((claim.page && !records) || (claim.count && count === undefined) || !exchange.span) return undefined;
+    return { ...(records ? { ids: identities(records) } : {}), ...(claim.count ? { count } : {}) };
+  };
+  const kindOf = (claim: Claim) => (claim.term === '' ? 'page' : 'search');
+  const versions: ListingVersions = {
+    history,
+    maxStalenessMs,
+    sighting(exchange) {
+      const records = recordsOf(exchange);
+      if (!records || !exchange.span) return;
+      const header = reads.countHeader ? exchange.response?.headers[reads.countHeader] : undefined;
+      const count = header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+      history.sighting(records, exchange.span, count, exchange.response?.connection);
+    },
+    async judge(exchange, claim, again) {
+      const shown = shownOf(exchange, claim);
+      if (!shown) return { kind: 'unknown', why: 'the answer shows no records or count to judge' };
+      const judgeNow = () => explain(history, claim, shown, exchange.span!, kindOf(claim), maxStalenessMs);
+      let verdict = judgeNow();
+      if (verdict.kind === 'newer' || verdict.kind === 'unexplained') {
+        await reads.readHead();
+        verdict = judgeNow();
+      }
+      if (verdict.kind === 'stale' && kindOf(claim) === 'search' && again)
+        verdict = await catchUp(versions, verdict, claim, again, shownOf);
+      return words(versions, verdict, claim, shown, exchange.span!);
+    },
+    describe(version) {
+      const lineage = history.lineage();
+      const newest = lineage?.ids[version.top - 1];
+      const size = version.tail < 0 ? `${version.top - version.tail}+` : `${version.top - version.tail}`;
+      return `the listing of ${size} records${newest ? ` whose newest is ${newest}` : ''}`;
+    },
+  };
+  return versions;
+}
+
+/**
+ * A search answered as a version older than the staleness measured allows: asked again, the waits doubling,
+ * while that version is younger than --max-staleness. Answered later as a newer version, it was an index behind
+ * its records, and the lag is measured; never, it stays stale.
+ */
+async function catchUp(
+  versions: ListingVersions,
+  stale: Extract<Explanation, { kind: 'stale' }>,
+  claim: Claim,
+  again: () => Promise<Exchange>,
+  shownOf: (exchange: Exchange, claim: Claim) => Shown | undefined,
+): Promise<Explanation> {
+  const { history } = versions;
+  for (let wait = FIRST_WAIT_MS; ; wait *= 2) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    const exchange = await again();
+    const shown = shownOf(exchange, claim);
+    if (!shown || !exchange.span) return stale;
+    const now = explain(history, claim, shown, exchange.span, 'search', versions.maxStalenessMs);
+    const moved = now.kind === 'explained' || (now.kind === 'stale' && now.version.top > stale.version.top);
+    if (moved) {
+      history.noteSearchLag(stale.needMs);
+      return { kind: 'explained', version: stale.version, staleMs: stale.needMs };
+    }
+    if (now.kind !== 'stale' || now.needMs + wait * 2 > versions.maxStalenessMs) return stale;
+  }
+}
+
+/** The verdict in words for a finding: which versions were admissible, what the closest gives. */
+function words(versions: ListingVersions, verdict: Explanation, claim: Claim, shown: Shown, span: Span): Judged {
+  switch (verdict.kind) {
+    case 'explained':
+      return { kind: 'explained' };
+    case 'unknown':
+      return { kind: 'unknown', why: verdict.why };
+    case 'newer':
+      return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed' };
+    case 'stale': {
+      const lineage = versions.history.lineage()!;
+      return {
+        kind: 'unexplained',
+        why: `only ${versions.describe(verdict.version)} gives it, a version older than the run's reads of the listing had left behind when it was sent, by more than the staleness they showed`,
+        expected: describeShown(
+          expectedOf(lineage, claim, { top: versions.history.admissible(span, 0)!.high, tail: verdict.version.tail }) ?? {},
+          shown,
+        ),
+      };
+    }
+    case 'unexplained':
+      return {
+        kind: 'unexplained',
+        why: `no version of the listing admissible for its time gives it (${verdict.admissible} admissible; the closest, ${versions.describe(verdict.closest)}, gives ${describeShown(verdict.expected, shown)})`,
+        expected: describeShown(verdict.expected, shown),
+      };
+  }
+}
+
+/** What a version gives, in the terms the answer showed: records (a few) and the count. */
+function describeShown(expected: Shown, shown: Shown): string {
+  const parts: string[] = [];
+  if (expected.ids) {
+    const few = expected.ids.slice(0, 5).join(', ');
+    parts.push(
+      `${expected.ids.length} record${expected.ids.length === 1 ? '' : 's'}${few ? `: ${few}${expected.ids.length > 5 ? ', …' : ''}` : ''}`,
+    );
+  }
+  if (expected.count !== undefined && shown.count !== undefined) parts.push(`a count of ${expected.count}`);
+  return parts.join(', ') || 'nothing';
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { createHistory } from '../../../src/contract/versions/history.ts';
+import { createLineage } from '../../../src/contract/versions/lineage.ts';
+import { explain } from '../../../src/contract/versions/rule.ts';
+
+/** Records r1..rN, newest first as a listing comes: `rN` is the newest. */
+const records = (n: number, from = 1) =>
+  Array.from({ length: n }, (_, i) => ({ id: `r${from + n - 1 - i}`, name: `name ${from + n - 1 - i}` }));
+const span = (sent: number, answered = sent + 1) => ({ sent, answered });
+
+describe('a lineage: every version a window of the records in the order they arrived', () => {
+  it('a read of the head with new records at its top extends it; an older head locates below', () => {
+    const lineage = createLineage(records(10), true);
+    expect(lineage.head(records(5, 8))).toBe(12); // r12..r8: two arrived
+    expect(lineage.ids.at(-1)).toBe('r12');
+    expect(lineage.head(records(5, 6))).toBe(10); // r10..r6: the head as first read
+    expect(lineage.slice({ top: 12, tail: 0 }, 10, 5)).toEqual(['r2', 'r1']);
+    expect(lineage.slice({ top: 11, tail: 0 }, 0, 3)).toEqual(['r11', 'r10', 'r9']);
+  });
+
+  it('an answer that is no window of it (a record missing in the middle, records that share none) is refused', () => {
+    const lineage = createLineage(records(10), true);
+    expect(lineage.head([{ id: 'r10' }, { id: 'r8' }])).toBeUndefined();
+    expect(lineage.head([{ id: 'x1' }, { id: 'r3' }])).toBeUndefined();
+    expect(lineage.locate(['r5', 'r4', 'r3'], 4)).toBe(9);
+    expect(lineage.locate(['r5', 'r3'], 4)).toBeUndefined();
+  });
+
+  it('what a term finds in a version, and its count; past what was read, nothing is told', () => {
+    const lineage = createLineage(records(30), true);
+    // "name 1" is in r1, r10..r19 and r30.
+    expect(lineage.matches({ top: 30, tail: 0 }, 'name 1', 0, 3)).toEqual(['r19', 'r18', 'r17']);
+    expect(lineage.count({ top: 30, tail: 0 }, 'name 1')).toBe(11);
+    expect(lineage.count({ top: 30, tail: 5 }, 'name 1')).toBe(10);
+    const prefix = createLineage(records(30), false);
+    expect(prefix.slice({ top: 30, tail: -100 }, 25, 10)).toBeUndefined();
+  });
+});
+
+describe('the rule: an answer passes when a version admissible for its time explains it', () => {
+  /** A history read whole at t 0..10 (r1..r10), then heads: r11 arrived by t 100. */
+  const moving = () => {
+    const history = createHistory();
+    history.base(records(10), true, span(0, 10), 10);
+    history.sighting(records(5, 7), span(100), 11);
+    return history;
+  };
+
+  it('a page of the version current while it was made is explained; one a record off is not, and says which version was closest', () => {
+    const history = moving();
+    const page2 = { term: '', page: { offset: 2, size: 2 } };
+    expect(explain(history, page2, { ids: ['r9', 'r8'] }, span(200), 'page', 10_000).kind).toBe('explained');
+    const off = explain(history, page2, { ids: ['r8', 'r7'] }, span(200), 'page', 10_000);
+    // r8, r7 is page 2 of the version before r11 arrived, which a read answered 99 ms before this was sent had left behind.
+    expect(off).toMatchObject({ kind: 'stale', version: { top: 10 }, needMs: 99 });
+    // r10, r9 (page 2 starting a record early) is where a version newer than any seen would put them.
+    expect(explain(history, page2, { ids: ['r10', 'r9'] }, span(200), 'page', 10_000).kind).toBe('newer');
+    expect(explain(history, page2, { ids: ['r7', 'r9'] }, span(200), 'page', 10_000)).toMatchObject({
+      kind: 'unexplained',
+      expected: { ids: ['r9', 'r8'] },
+    });
+  });
+
+  it('an answer made while a record arrived may come from either version', () => {
+    const history = moving();
+    // Sent before the head showing r11 was answered: the version without it is admissible.
+    expect(explain(history, { term: '', page: { offset: 0, size: 2 } }, { ids: ['r10', 'r9'] }, span(50, 150), 'page', 10_000).kind).toBe(
+      'explained',
+    );
+  });
+
+  it('replicas a record apart: once a read of the head showed the older version after the newer, answers from it are explained', () => {
+    const history = moving();
+    const claim = { term: '', page: { offset: 2, size: 2 } };
+    expect(explain(history, claim, { ids: ['r8', 'r7'] }, span(300), 'page', 10_000).kind).toBe('stale');
+    // A replica behind answers the head as it was before r11, 149 ms after the newer one was seen.
+    history.sighting(records(5, 6), span(250), 10);
+    expect(history.staleness('page')).toBe(149);
+    // An answer from it 139 ms after the newer was seen is within what was measured; one 199 ms after is not, yet.
+    expect(explain(history, claim, { ids: ['r8', 'r7'] }, span(240), 'page', 10_000).kind).toBe('explained');
+    expect(explain(history, claim, { ids: ['r8', 'r7'] }, span(300), 'page', 10_000).kind).toBe('stale');
+    // --max-staleness 0: a linearizable listing is asked for, and no older version is admissible.
+    expect(explain(history, claim, { ids: ['r8', 'r7'] }, span(240), 'page', 0).kind).not.toBe('explained');
+  });
+
+  it('a search behind its records is explained once the search was seen to catch up, not before', () => {
+    const history = moving();
+    // "name 11" is r11 only, which arrived by t 100.
+    const claim = { term: 'name 11', page: { offset: 0, size: 10 } };
+    expect(explain(history, claim, { ids: [] }, span(400), 'search', 10_000)).toMatchObject({ kind: 'stale', needMs: 299 });
+    history.noteSearchLag(299);
+    expect(explain(history, claim, { ids: [] }, span(400), 'search', 10_000).kind).toBe('explained');
+    expect(explain(history, claim, { ids: ['r11'] }, span(400), 'search', 10_000).kind).toBe('explained');
+  });
+
+  it("an answer for another term is explained by no version: the closest one's records are named", () => {
+    const history = moving();
+    const verdict = explain(history, { term: 'name 3', page: { offset: 0, size: 10 } }, { ids: ['r4'] }, span(200), 'search', 10_000);
+    expect(verdict).toMatchObject({ kind: 'unexplained', expected: { ids: ['r3'] } });
+  });
+
+  it('a count: the records of an admissible version; one off is not', () => {
+    const history = moving();
+    const claim = { term: '', count: true };
+    expect(explain(history, claim, { count: 11 }, span(200), 'page', 10_000).kind).toBe('explained');
+    expect(explain(history, claim, { count: 12 }, span(200), 'page', 10_000).kind).not.toBe('explained');
+  });
+});
