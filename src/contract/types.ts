@@ -128,6 +128,20 @@ export interface CheckOutcome {
  */
 export type Verdict = 'conformant' | 'not conformant' | 'inconclusive' | 'could not run';
 
+/** What the run saw of a listing's movement: the consistency section of the reports. */
+export interface ConsistencyFigures {
+  /** Versions seen (distinct heads), and records that arrived at the head during the run. */
+  readonly versions: number;
+  readonly arrived: number;
+  /** The most records a read of the head was behind a version already seen (replicas apart, a cache behind). */
+  readonly behindRecords: number;
+  /** The staleness measured, in ms, per kind of request (0: every answer came from a version current while it was made). */
+  readonly pageStalenessMs: number;
+  readonly searchStalenessMs: number;
+  /** Connections that showed more than one version, and connections that kept to one version while others differed. */
+  readonly connections?: { readonly seen: number; readonly pinned: boolean };
+}
+
 /** How much of a listing a run read: all of it, or, past --max-pages, a prefix and pages up to the end it found. */
 export interface ListingCoverage {
   readonly operationId: string;
@@ -143,13 +157,8 @@ export interface ListingCoverage {
    * the explorations' covering set held, out of all such pairs; absent when no exploration ran.
    */
   readonly pairs?: { readonly covered: number; readonly total: number };
-  /**
-   * The longest wait after which a search found records that arrived or changed during the run (an index
-   * refreshed apart from the data), in ms; absent when none had to wait.
-   */
-  readonly searchLagMs?: number;
-  /** The most of the newest records a search answered without, as an index not yet refreshed with them (absent when none). */
-  readonly searchBehindRecords?: number;
+  /** What the run saw of the listing's movement: versions, how far apart, the staleness measured (see docs/contract.md, "Live data"). */
+  readonly consistency?: ConsistencyFigures;
 }
 
 /** A change of the limit, and why. */

@@ -12,7 +12,6 @@ import type { SchemaValidator } from '../spec/schema-validator.ts';
 import type { Exchange, Severity } from '../contract/types.ts';
 import { listingParameters } from '../spec/listing-parameters.ts';
 import { createPairTally } from '../contract/model/pair-tally.ts';
-import { createCatchUp } from '../contract/model/catch-up.ts';
 import type { Operation } from '../spec/operations.ts';
 
 /** The contract kit's checks that judge a single response: the proxy applies them to live traffic. */
@@ -56,9 +55,8 @@ export function exchangeValidator(
     listing: () => Promise.reject(new Error('the proxy reads no listings')),
     listingRead: () => undefined,
     pairs: createPairTally(),
-    catchUp: createCatchUp(0),
     versions: createListingVersions(
-      { readHead: () => Promise.reject(new Error('the proxy reads no listings')), countHeader: undefined },
+      { readHead: () => Promise.reject(new Error('the proxy reads no listings')), countHeader: undefined, matches: () => false },
       0,
     ),
   } satisfies OperationContext;

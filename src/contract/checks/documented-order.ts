@@ -1,5 +1,5 @@
 import { comparable, compareRecords, describeOrder } from '../../spec/record-order.ts';
-import { identity } from '../model/answers.ts';
+import { identity } from '../records.ts';
 import { needListing, pagesHolding } from '../model/listing.ts';
 import { noEvidence, notApplicable, partly } from '../model/skip.ts';
 import type { ScenarioCheck } from '../model/check.ts';

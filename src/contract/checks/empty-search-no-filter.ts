@@ -1,5 +1,6 @@
 import type { ScenarioCheck } from '../model/check.ts';
-import { identities, needRecords, recordsOf } from '../model/answers.ts';
+import { needRecords } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import { recheckOf } from '../moment/at-once.ts';
 

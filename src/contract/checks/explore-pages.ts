@@ -1,5 +1,6 @@
 import { searchAnswerFinding } from '../material/lenient-match.ts';
-import { identities, preview, recordsOf } from '../model/answers.ts';
+import { preview } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';

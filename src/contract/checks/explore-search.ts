@@ -1,12 +1,12 @@
-import { identities, identity, preview, recordsOf } from '../model/answers.ts';
+import { preview } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import type { OperationContext } from '../model/context.ts';
 import { needListing, tooLong, type Listing } from '../model/listing.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import { answerTo, explore, type Judgement } from '../explore/explore.ts';
 import { explorationOf, type ExplorationState } from '../explore/exploration-state.ts';
-import { foundLater, indexBehind } from '../explore/index-lag.ts';
+import { judgeAnswer } from '../model/judge-answer.ts';
 import { requestArbitrary, type GeneratedRequest } from '../material/generated-request.ts';
-import { firstRead } from '../material/listing-model.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { caseAmbiguous } from '../material/case-forms.ts';
@@ -79,44 +79,24 @@ async function judgeSearch(
     );
   const ids = identities(records);
   if (ids.join() === want.join()) return { kind: 'pass' };
-  const behind = indexBehind(state, listing, term, start, request.size, ids);
-  if (behind !== undefined && (await context.catchUp.catchesUp(() => foundLater(context, state, term, behind)))) {
-    context.catchUp.noteBehind(behind);
-    return { kind: 'pass' };
-  }
-  if (await caughtUp(context, state, listing, request.query, want, ids)) return { kind: 'pass' };
+  // Another version of the listing (records arrived, a search index behind them) may give that answer: judged by the rule.
+  const verdict = await judgeAnswer(
+    context.versions,
+    exchange,
+    [{ term, page: { offset: start, size: request.size } }],
+    (why, version) => ({
+      severity: 'warning',
+      message: `${where} differs from the model (${expected.how}): ${why}`,
+      expected: version,
+      actual: ids.join(', ') || '[]',
+      exchange,
+      exchanges: [...new Set([exchange, ...expected.rests])],
+    }),
+    () => context.send(request.query),
+  );
+  if (verdict.kind === 'pass') return { kind: 'pass' };
+  if (verdict.kind === 'finding') return { kind: 'fail', finding: verdict.finding };
   return fail(`${where} differs from the model (${expected.how})`, want.join(', ') || '[]', ids.join(', ') || '[]');
-}
-
-/**
- * Whether a search that differs from the model only by records that arrived or changed during the run (not as
- * the listing was first read) catches up when looked at again: those missing are found, those extra are gone. An
- * index refreshed apart from the data lags so; one that never indexes new records does not catch up.
- */
-async function caughtUp(
-  context: OperationContext,
-  state: ExplorationState,
-  listing: Listing,
-  query: Readonly<Record<string, string>>,
-  want: readonly string[],
-  ids: readonly string[],
-): Promise<boolean> {
-  const first = firstRead(listing);
-  const now = new Map(state.model.records.map((record) => [identity(record), JSON.stringify(record)]));
-  const young = (id: string) => !first.has(id) || first.get(id) !== now.get(id);
-  const missing = want.filter((id) => !ids.includes(id));
-  const extra = ids.filter((id) => !want.includes(id));
-  // Only a lag explains nothing else: the records both hold must be in the model's order, and some must differ.
-  const shared = (a: readonly string[], b: readonly string[]) => a.filter((id) => b.includes(id)).join();
-  if (missing.length + extra.length === 0 || shared(ids, want) !== shared(want, ids)) return false;
-  // A record the model does not hold yet is the model's lag, not the index's: judged again at one moment instead.
-  if (![...missing, ...extra].every((id) => now.has(id) && young(id))) return false;
-  const lag = await context.catchUp.lookAgain(async () => {
-    const again = recordsOf(await context.send(query));
-    const found = again ? identities(again) : undefined;
-    return found !== undefined && missing.every((id) => found.includes(id)) && extra.every((id) => !found.includes(id));
-  });
-  return lag !== undefined;
 }
 
 /** What the model expects, and the exchanges that expectation rests on (`rests`). */

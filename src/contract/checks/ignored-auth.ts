@@ -1,4 +1,5 @@
-import { answered, describeAnswers, preview, recordsOf, unanswered } from '../model/answers.ts';
+import { answered, describeAnswers, preview, unanswered } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import { noEvidence, notApplicable, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';

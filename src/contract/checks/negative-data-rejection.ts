@@ -1,8 +1,9 @@
-import { answered, describeAnswers, identities, preview, recordsOf, unanswered } from '../model/answers.ts';
+import { answered, describeAnswers, preview, unanswered } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
 import { defaultPageSize, firstPage } from '../model/listing-query.ts';
-import { judgeAnswer } from '../versions/judge-answer.ts';
+import { judgeAnswer } from '../model/judge-answer.ts';
 import type { Claim } from '../versions/rule.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';

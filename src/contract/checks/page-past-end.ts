@@ -1,10 +1,10 @@
-import { answered, describeAnswers, identities, preview, recordsOf } from '../model/answers.ts';
-import { recountAgain, type Recheck } from '../moment/at-once.ts';
-import { listingTotal, needListing, sizeExchanges, type Listing } from '../model/listing.ts';
+import { answered, describeAnswers, preview } from '../model/answers.ts';
+import { identities } from '../records.ts';
+import { judgeAnswer } from '../model/judge-answer.ts';
+import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
 import { pageQuery } from '../model/listing-query.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';
-import type { OperationContext } from '../model/context.ts';
 
 /**
  * A page past the end is 200 [] (assumed: a warning; records there are an error). Past --max-pages the end
@@ -40,39 +40,23 @@ export const pagePastEnd: ScenarioCheck = {
     const response = exchange.response!;
     if (response.status === 200 && Array.isArray(response.json) && response.json.length === 0) return findings;
     const records = Array.isArray(response.json) && response.json.length > 0;
-    findings.push({
+    const finding = (why?: string): Finding => ({
       severity: records ? 'error' : 'warning',
-      message: `page ${page} of size ${size} (past the end of ${total} records) is not 200 []`,
+      message: `page ${page} of size ${size} (past the end of ${total} records) is not 200 []${why ? `: ${why}` : ''}`,
       expected: '200 []',
       actual: `${response.status} ${preview(response.text, 80)}`,
       exchange,
       exchanges: [...sizeExchanges(listing), exchange],
-      // Records there may have arrived since the listing was counted: counted again, is the page still not empty?
-      ...(!records ? { absolute: true } : listing.complete ? { recheck: recordsPastEnd(context, listing, total, size) } : {}),
+      ...(!records ? { absolute: true } : {}),
     });
+    if (!records || response.status !== 200) return [...findings, finding()];
+    // Records there may have arrived since the listing was counted: by the versions rule, a version admissible for
+    // its time with that many records explains them.
+    const verdict = await judgeAnswer(context.versions, exchange, [{ term: '', page: { offset: (page - 1) * size, size } }], (why) =>
+      finding(why),
+    );
+    if (verdict.kind === 'finding') findings.push(verdict.finding);
+    if (verdict.kind === 'unknown') findings.push(finding());
     return findings;
   },
-};
-
-/** Pages past the end sent with a recount: room for as many records as arrive while the listing is counted again. */
-const PAST_PAGES = 5;
-
-/**
- * The listing counted again with the pages of size `size` just past the end as it was and the next few (room for
- * records that arrive meanwhile), all at one moment: whether the first of them past the end now holds records
- * (undefined when so many records arrived that none of them is past it).
- */
-const recordsPastEnd = (context: OperationContext, listing: Listing, total: number, size: number): Recheck => {
-  const first = Math.floor(total / size) + 2;
-  const pages = Array.from({ length: PAST_PAGES }, (_, k) => first + k);
-  return recountAgain(
-    context,
-    listing,
-    pages.map((page) => ({ query: pageQuery(context, page, size) })),
-    (count, answers) => {
-      const k = pages.findIndex((page) => count <= (page - 1) * size);
-      const records = k < 0 ? undefined : recordsOf(answers[k]!);
-      return records ? records.length > 0 : undefined;
-    },
-  );
 };

@@ -1,4 +1,5 @@
-import { answered, describeAnswers, recordsOf, unanswered, unusable } from '../model/answers.ts';
+import { answered, describeAnswers, unanswered, unusable } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import { listingTotal, needListing, pagesHolding, sizeExchanges } from '../model/listing.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { pageQuery, largestPageSize, firstPage } from '../model/listing-query.ts';

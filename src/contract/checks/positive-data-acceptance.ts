@@ -1,4 +1,5 @@
-import { answered, describeAnswers, recordsOf, unusable } from '../model/answers.ts';
+import { answered, describeAnswers, unusable } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import { noEvidence } from '../model/skip.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
 import type { Finding, ScenarioCheck } from '../model/check.ts';

@@ -1,10 +1,11 @@
 import type { ScenarioCheck } from '../model/check.ts';
-import { identities, needRecords, recordsOf } from '../model/answers.ts';
+import { needRecords } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
 import { pageQuery, firstPage, defaultPageSize } from '../model/listing-query.ts';
 import { pickSearchTerm } from '../material/search-term.ts';
-import { judgeAnswer } from '../versions/judge-answer.ts';
+import { judgeAnswer } from '../model/judge-answer.ts';
 
 /** Searching a term in other letter case gives the same records (assumed: a warning). */
 export const searchCaseInsensitive: ScenarioCheck = {

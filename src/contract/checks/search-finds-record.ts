@@ -1,11 +1,12 @@
 import type { Finding, ScenarioCheck } from '../model/check.ts';
-import { identities, identity, needRecords, recordsOf } from '../model/answers.ts';
+import { needRecords } from '../model/answers.ts';
+import { identities, identity, recordsOf } from '../records.ts';
 import { needListing, pagesHolding, tooLong } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
 import { firstPage, pageQuery, largestPageSize } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm, pickSearchTerm } from '../material/search-term.ts';
-import { judgeAnswer } from '../versions/judge-answer.ts';
+import { judgeAnswer } from '../model/judge-answer.ts';
 
 /** A term taken from a record finds that record, and every result contains the term (assumed: warnings). */
 export const searchFindsRecord: ScenarioCheck = {

@@ -1,6 +1,7 @@
 import type { ScenarioCheck } from '../model/check.ts';
 import { needListing } from '../model/listing.ts';
-import { needRecords, preview, recordsOf } from '../model/answers.ts';
+import { needRecords, preview } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import { noMatchTerm } from '../material/search-term.ts';
 
 /**

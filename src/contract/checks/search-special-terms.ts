@@ -1,5 +1,6 @@
 import type { Finding, ScenarioCheck } from '../model/check.ts';
-import { describeAnswers, preview, recordsOf, unanswered } from '../model/answers.ts';
+import { describeAnswers, preview, unanswered } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';

@@ -1,4 +1,5 @@
-import { describeAnswers, identities, needRecords, recordsOf } from '../model/answers.ts';
+import { describeAnswers, needRecords } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
 import { recheckOf } from '../moment/at-once.ts';

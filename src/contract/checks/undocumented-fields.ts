@@ -1,7 +1,8 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
 import type { Finding, ResponseCheck } from '../model/check.ts';
-import { preview, recordsOf } from '../model/answers.ts';
+import { preview } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import { needsRecord } from '../material/needs.ts';
 
 /** Records carry only fields the spec documents. A warning (an error under --strict): clients may ignore extras. */

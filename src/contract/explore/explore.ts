@@ -73,7 +73,9 @@ async function judgeOnFreshRead<T>(run: Exploration<T>, value: T) {
 async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement: Judgement; confirmed: boolean }> {
   const judgement = await run.judge(value);
   const { resync } = run.options;
-  if (judgement.kind !== 'fail' || judgement.finding.absolute || !resync || run.still) return { judgement, confirmed: true };
+  // A finding of the versions rule (rejudge) has been judged against every version admissible for its time already.
+  if (judgement.kind !== 'fail' || judgement.finding.absolute || judgement.finding.rejudge || !resync || run.still)
+    return { judgement, confirmed: true };
   // Data too quick for any still moment: past a few, failures are set aside as they are, without re-reads.
   if (run.setAsides >= REREADS) return { judgement, confirmed: false };
   const moment = await atOneMoment(run.context, () => judgeOnFreshRead(run, value), {

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { createReplayCache } from './replay-cache.ts';
 import { largestPageSize } from '../model/listing-query.ts';
-import { recordsOf } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import type { OperationContext } from '../model/context.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';

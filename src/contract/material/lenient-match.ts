@@ -1,4 +1,5 @@
-import { identities, preview } from '../model/answers.ts';
+import { preview } from '../model/answers.ts';
+import { identities } from '../records.ts';
 import type { Finding } from '../model/check.ts';
 import { containsTerm } from './search-term.ts';
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { identity } from '../model/answers.ts';
+import { identity } from '../records.ts';
 import { listingTotal, pagesHolding, sizeExchanges, type Listing } from '../model/listing.ts';
 import type { Exchange } from '../types.ts';
 

@@ -1,4 +1,4 @@
-import { recordsOf } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import type { ResponseCheck } from '../model/check.ts';
 
 type Needs = NonNullable<ResponseCheck['needs']>;

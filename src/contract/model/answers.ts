@@ -1,20 +1,8 @@
 // What an exchange's answer holds and how it is told in a few words: records, identities, previews, tallies.
 import type { Exchange } from '../types.ts';
+import { recordsOf } from '../records.ts';
 import { type Skip, noEvidence } from './skip.ts';
 import type { Finding } from './check.ts';
-
-/** The records of a 200 JSON array response, or undefined when the response is anything else. */
-export function recordsOf(exchange: Exchange): Record<string, unknown>[] | undefined {
-  const { response } = exchange;
-  if (response?.status !== 200 || !Array.isArray(response.json)) return undefined;
-  return response.json as Record<string, unknown>[];
-}
-
-/** A short, stable identity for a record: its id when it has one, else its JSON. */
-export const identity = (record: unknown): string =>
-  typeof record === 'object' && record !== null && typeof (record as { id?: unknown }).id === 'string'
-    ? (record as { id: string }).id
-    : JSON.stringify(record);
 
 /** Cuts a value's text for a report line. */
 export function preview(value: unknown, max = 120): string {
@@ -105,6 +93,3 @@ export function unusable(exchange: Exchange, severity: Finding['severity'], what
   const got = exchange.error ?? `status ${exchange.response?.status}, body ${preview(exchange.response?.text ?? '', 80)}`;
   return { severity, message: `${what}: the response was not a 200 JSON array`, expected: '200 with a JSON array', actual: got, exchange };
 }
-
-/** The identities of records, to compare listings. */
-export const identities = (records: readonly unknown[]): string[] => records.map(identity);

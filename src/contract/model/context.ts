@@ -1,6 +1,5 @@
 // What a check sees of the operation under test: the spec's facts, the run's settings and a way to send.
 import type { PairTally } from './pair-tally.ts';
-import type { CatchUp } from './catch-up.ts';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import type { ListingParameters } from '../../spec/listing-parameters.ts';
 import type { Operation } from '../../spec/operations.ts';
@@ -56,8 +55,6 @@ export interface OperationContext {
   listingRead(): Promise<Listing> | undefined;
   /** The pairs of parameter classes the explorations' covering set judged (one tally per operation). */
   readonly pairs: PairTally;
-  /** What the listing's searches may be waited on to catch up with records that arrived (one budget per operation). */
-  readonly catchUp: CatchUp;
   /** The listing's versions as the run saw them, and the rule that judges an answer by them (one per operation). */
   readonly versions: ListingVersions;
 }

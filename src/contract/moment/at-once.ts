@@ -1,7 +1,7 @@
 // Requests sent together, so that their answers show the data at one moment: probes, rechecks, a count.
 import type { OperationContext } from '../model/context.ts';
 import type { Listing } from '../model/listing.ts';
-import { recordsOf } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
 import { firstPage, pageQuery } from '../model/listing-query.ts';

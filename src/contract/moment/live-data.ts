@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { firstPage, largestPageSize, pageQuery, countHeader } from '../model/listing-query.ts';
-import { identities, recordsOf } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import type { Finding } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import type { Exchange } from '../types.ts';

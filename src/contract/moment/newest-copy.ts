@@ -1,4 +1,4 @@
-import { identities, recordsOf } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import type { HttpClient, SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
 import type { OrderKey } from '../../spec/collection-spec.ts';

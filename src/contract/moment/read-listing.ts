@@ -1,6 +1,7 @@
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { describeAnswer, identities, identity, recordsOf } from '../model/answers.ts';
+import { describeAnswer } from '../model/answers.ts';
+import { identities, identity, recordsOf } from '../records.ts';
 import type { Listing, ListingEnd, ReadPage } from '../model/listing.ts';
 import { headShifted, REREADS } from './live-data.ts';
 import type { Exchange } from '../types.ts';

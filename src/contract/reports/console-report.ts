@@ -1,5 +1,6 @@
 import { preview } from '../model/answers.ts';
 import { toCurl } from './curl.ts';
+import { consistencySection } from './consistency-section.ts';
 import { timingSection } from './timing-section.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Exchange, RunPlan, Verdict } from '../types.ts';
@@ -100,11 +101,7 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
     lines.push(
       `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
     );
-    const lagging = (report.coverage ?? []).filter((c) => c.searchLagMs !== undefined || c.searchBehindRecords !== undefined);
-    if (lagging.length > 0)
-      lines.push(
-        `searches behind records that arrived during the run (an index refreshed apart): ${lagging.map((c) => `${c.operationId} ${[c.searchBehindRecords !== undefined ? `up to ${c.searchBehindRecords} newest records not found yet` : '', c.searchLagMs !== undefined ? `caught up after ${(c.searchLagMs / 1000).toFixed(1)} s` : ''].filter(Boolean).join(', ')}`).join('; ')}`,
-      );
+    lines.push(...consistencySection(report.coverage ?? []));
     const covered = (report.coverage ?? []).filter((c) => c.pairs);
     if (covered.length > 0)
       lines.push(

@@ -16,7 +16,7 @@ const rejudgingOf = (scope: RunScope, run: OperationRun): Rejudging => ({
   stop: scope.deadline,
   seed: scope.settings.seed,
   judgesEachAnswer: (check) => checkNamed(scope, check).judgesEachAnswer === true,
-  contextWith: (client) => contextFor(scope, run.operation, client, run.track, { catchUp: run.context.catchUp }),
+  contextWith: (client) => contextFor(scope, run.operation, client, run.track, { versions: run.context.versions }),
   runAgain: (check, context) => runScenario(checkNamed(scope, check), context, deadlineSkip(scope)),
 });
 

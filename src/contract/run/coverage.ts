@@ -1,7 +1,7 @@
 // What the run covered of each listing: records read, the end found, pairs of parameter classes judged.
 import { listingTotal, type Listing } from '../model/listing.ts';
 import type { ListingCoverage } from '../types.ts';
-import type { CatchUp } from '../model/catch-up.ts';
+import type { ListingVersions } from '../versions/listing-versions.ts';
 import type { OperationRun } from './operation-runs.ts';
 
 /**
@@ -13,13 +13,12 @@ import type { OperationRun } from './operation-runs.ts';
 export async function coverageOfRuns(runs: readonly OperationRun[]): Promise<ListingCoverage[]> {
   const read = await Promise.all(runs.map(({ context }) => context.listingRead()));
   return runs.flatMap(({ operation, context }, i) =>
-    read[i] ? [coverageOf(operation.operationId, read[i], context.pairs.summary(), context.catchUp)] : [],
+    read[i] ? [coverageOf(operation.operationId, read[i], context.pairs.summary(), context.versions)] : [],
   );
 }
 
-function coverageOf(operationId: string, listing: Listing, pairs: ListingCoverage['pairs'], catchUp: CatchUp): ListingCoverage {
+function coverageOf(operationId: string, listing: Listing, pairs: ListingCoverage['pairs'], versions: ListingVersions): ListingCoverage {
   const total = listingTotal(listing);
-  const [searchLagMs, searchBehindRecords] = [catchUp.lagSeen(), catchUp.behindSeen()];
   return {
     operationId,
     read: listing.records.length,
@@ -27,7 +26,6 @@ function coverageOf(operationId: string, listing: Listing, pairs: ListingCoverag
     sampledPages: listing.end ? listing.end.pages.length - 1 : 0,
     complete: listing.complete,
     ...(pairs ? { pairs } : {}),
-    ...(searchLagMs !== undefined ? { searchLagMs } : {}),
-    ...(searchBehindRecords !== undefined ? { searchBehindRecords } : {}),
+    consistency: versions.history.figures(),
   };
 }

@@ -9,10 +9,10 @@ import type { HttpClient, SendOptions } from '../client/http-client.ts';
 import type { Judges } from '../model/judges.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
-import { createCatchUp, type CatchUp } from '../model/catch-up.ts';
 import { listingTotal } from '../model/listing.ts';
 import { createListingVersions, type ListingVersions } from '../versions/listing-versions.ts';
-import { isHeadRead } from '../versions/head-read.ts';
+import { isHeadRead } from '../model/head-read.ts';
+import { containsTerm } from '../material/search-term.ts';
 import { LISTING_READ } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
 
@@ -29,12 +29,12 @@ export interface ContextSettings
 
 /** What a context may share with another, or take from the run. */
 export interface ContextLinks {
-  /** The context whose listing (read once, its exchanges tracked there), pairs tally and catch-up budget it shares. */
+  /** The context whose listing (read once, its exchanges tracked there), pairs tally and versions it shares. */
   readonly shared?: OperationContext;
   /** The priority of the context's requests in the client's queue (see SendOptions.priority) unless they say. */
   readonly priority?: number;
-  /** The operation's catch-up budget, for a context that reads the listing afresh (a re-run) but waits within it. */
-  readonly catchUp?: CatchUp;
+  /** The operation's versions, for a context that reads the listing afresh (a re-run) but judges by the same history. */
+  readonly versions?: ListingVersions;
 }
 
 /**
@@ -49,7 +49,7 @@ export function createOperationContext(
   judges: Judges,
   settings: ContextSettings,
   track: Track,
-  { shared, priority = 0, catchUp = createCatchUp() }: ContextLinks = {},
+  { shared, priority = 0, versions: own }: ContextLinks = {},
 ): OperationContext {
   const parameters = listingParameters(operation);
   const withPriority = (options: SendOptions | undefined) => (priority === 0 ? options : { priority, ...options });
@@ -65,7 +65,7 @@ export function createOperationContext(
       return sent;
     };
   let listing: Promise<Listing> | undefined;
-  const versions = shared?.versions ?? versionsOf(operation, settings, () => context);
+  const versions = shared?.versions ?? own ?? versionsOf(operation, settings, () => context);
   const seen = sightingsOf(versions, parameters);
   const context: OperationContext = {
     operation,
@@ -105,7 +105,6 @@ export function createOperationContext(
     },
     listingRead: () => (shared ? shared.listingRead() : listing),
     pairs: shared ? shared.pairs : createPairTally(),
-    catchUp: shared ? shared.catchUp : catchUp,
     versions,
   };
   return context;
@@ -117,7 +116,7 @@ function versionsOf(operation: Operation, settings: ContextSettings, of: () => O
     const context = of();
     return context.send(pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters)), LISTING_READ);
   };
-  return createListingVersions({ readHead, countHeader: operation.paging.count }, settings.maxStalenessMs);
+  return createListingVersions({ readHead, countHeader: operation.paging.count, matches: containsTerm }, settings.maxStalenessMs);
 }
 
 /** Every answer to a read of the head is a sighting of a version of the listing: `seen` passes each exchange on. */

@@ -1,6 +1,7 @@
 // The history of one listing's versions as the run saw them: which version each read of its head showed, and when;
 // which versions an answer may come from (the rule's admissible versions), and how stale the listing was seen to be.
-import { createLineage, type Lineage, type Version } from './lineage.ts';
+import type { ConsistencyFigures } from '../types.ts';
+import { createLineage, type Lineage, type Matcher, type Version } from './lineage.ts';
 
 type Json = Record<string, unknown>;
 
@@ -19,20 +20,6 @@ export interface Sighting extends Span {
 
 /** The kinds of request whose staleness is measured apart: a search may come from an index behind the records. */
 export type StalenessKind = 'page' | 'search';
-
-/** What the run saw of a listing's movement: the consistency section of the reports. */
-export interface ConsistencyFigures {
-  /** Versions seen (distinct heads), and records that arrived at the head during the run. */
-  readonly versions: number;
-  readonly arrived: number;
-  /** The most records a read of the head was behind a version already seen (replicas apart, a cache behind). */
-  readonly behindRecords: number;
-  /** The staleness measured, in ms, per kind of request (0: every answer came from a version current while it was made). */
-  readonly pageStalenessMs: number;
-  readonly searchStalenessMs: number;
-  /** Connections that showed more than one version, and connections that kept to one version while others differed. */
-  readonly connections?: { readonly seen: number; readonly pinned: boolean };
-}
 
 /** The history of one listing: its lineage, the reads of its head, and the staleness they show. */
 export interface ListingHistory {
@@ -65,11 +52,11 @@ export interface ListingHistory {
  * An empty history; `base` starts it.
  *
  * @example
- * const history = createHistory();
+ * const history = createHistory(containsTerm);
  * history.base(listing.records, listing.complete, span);
  * history.sighting(recordsOf(page1)!, page1.span!);
  */
-export function createHistory(): ListingHistory {
+export function createHistory(matches: Matcher): ListingHistory {
   let lineage: Lineage | undefined;
   let baseTop = 0;
   const sightings: Sighting[] = [];
@@ -88,7 +75,7 @@ export function createHistory(): ListingHistory {
     lineage: () => lineage,
     base(records, complete, span, total) {
       if (lineage) return;
-      lineage = createLineage(records, complete);
+      lineage = createLineage(records, complete, matches);
       baseTop = lineage.ids.length;
       const tail = total !== undefined ? baseTop - total : complete ? 0 : undefined;
       sightings.push({ ...span, top: baseTop, ...(tail !== undefined ? { tail } : {}) });

@@ -1,10 +1,12 @@
 // A listing's records in the order they arrived, as the run's reads showed them: every version of the listing the
 // run saw is a window of it (records arrive at the head, a window slides off the tail, replicas and indexes behind
 // show older windows).
-import { identity } from '../model/answers.ts';
-import { containsTerm } from '../material/search-term.ts';
+import { identity } from '../records.ts';
 
 type Json = Record<string, unknown>;
+
+/** Whether a search for `term` finds `record` (the spec's assumed rule, given by the run). */
+export type Matcher = (record: Json, term: string) => boolean;
 
 /**
  * A version of the listing: the records of the lineage at positions `tail`..`top - 1`, newest (`top - 1`) first.
@@ -46,11 +48,11 @@ export interface Lineage {
  * The lineage of a listing first read as `records` (newest first, as the listing comes): `complete` when read to its end.
  *
  * @example
- * const lineage = createLineage(listing.records, listing.complete);
+ * const lineage = createLineage(listing.records, listing.complete, containsTerm);
  * lineage.head(recordsOf(firstPage)!); // the top of the version the first page shows
  */
-export function createLineage(records: readonly Json[], complete: boolean): Lineage {
-  const state: State = { ids: [], positions: new Map(), byId: new Map(), changed: new Set(), found: new Map() };
+export function createLineage(records: readonly Json[], complete: boolean, matches: Matcher): Lineage {
+  const state: State = { ids: [], positions: new Map(), byId: new Map(), changed: new Set(), found: new Map(), matches };
   for (let i = records.length - 1; i >= 0; i -= 1) add(state, records[i]!);
   const { ids } = state;
   const lineage: Lineage = {
@@ -94,6 +96,7 @@ interface State {
   readonly changed: Set<string>;
   /** Which positions each term finds, ascending, made once per term and extended as records arrive. */
   readonly found: Map<string, { upTo: number; readonly positions: number[] }>;
+  readonly matches: Matcher;
 }
 
 /** Notes a record read again: compared with what was read before only when it is another object, never kept as text. */
@@ -119,7 +122,7 @@ function inWindow(state: State, version: Version, term: string) {
     state.found.set(term, entry);
   }
   for (; entry.upTo < state.ids.length; entry.upTo += 1)
-    if (term === '' || containsTerm(state.byId.get(state.ids[entry.upTo]!), term)) entry.positions.push(entry.upTo);
+    if (term === '' || state.matches(state.byId.get(state.ids[entry.upTo]!)!, term)) entry.positions.push(entry.upTo);
   const all = entry.positions;
   return { all, from: lowerBound(all, Math.max(0, version.tail)), to: lowerBound(all, version.top) };
 }

@@ -1,9 +1,9 @@
 // What a check asks of a listing's versions: an answer judged by the rule, and the words that name a version.
-import { identities, recordsOf } from '../model/answers.ts';
+import { identities, recordsOf } from '../records.ts';
 import type { Exchange } from '../types.ts';
 import { createHistory, type ListingHistory, type Span } from './history.ts';
-import type { Version } from './lineage.ts';
-import { explain, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
+import type { Matcher, Version } from './lineage.ts';
+import { explain, explainingTops, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
 
 /** The first wait before a search behind its data is asked again; each next one doubles, within --max-staleness. */
 const FIRST_WAIT_MS = 100;
@@ -22,6 +22,8 @@ export interface VersionReads {
   readHead(): Promise<unknown>;
   /** The listing's count header's name, when the spec has one. */
   readonly countHeader: string | undefined;
+  /** Whether a search finds a record: the spec's assumed rule. */
+  readonly matches: Matcher;
 }
 
 /** A listing's versions as the run saw them, and the rule applied to an answer. */
@@ -36,6 +38,11 @@ export interface ListingVersions {
    * version it shows could still catch up within --max-staleness.
    */
   judge(exchange: Exchange, claim: Claim, again?: () => Promise<Exchange>): Promise<Judged>;
+  /**
+   * Judges answers compared with each other (pages that must tile, a page and the same page read otherwise): each
+   * by the rule, and then one version admissible for all of them must explain them all.
+   */
+  judgeTogether(answers: readonly { readonly exchange: Exchange; readonly claim: Claim }[]): Promise<Judged>;
   /** A version in words: its size and newest record, and when it was first seen. */
   describe(version: Version): string;
 }
@@ -44,11 +51,11 @@ export interface ListingVersions {
  * The versions of one listing, with `reads` to read its head again.
  *
  * @example
- * const versions = createListingVersions({ readHead, countHeader: 'x-total-count' }, 10_000);
+ * const versions = createListingVersions({ readHead, countHeader: 'x-total-count', matches: containsTerm }, 10_000);
  * const judged = await versions.judge(exchange, { term: '', page: { offset: 9, size: 1 } });
  */
 export function createListingVersions(reads: VersionReads, maxStalenessMs: number): ListingVersions {
-  const history = createHistory();
+  const history = createHistory(reads.matches);
   const shownOf = (exchange: Exchange, claim: Claim): Shown | undefined => {
     const records = claim.page ? recordsOf(exchange) : undefined;
     const header = reads.countHeader ? exchange.response?.headers[reads.countHeader] : undefined;
@@ -79,6 +86,22 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       if (verdict.kind === 'stale' && kindOf(claim) === 'search' && again)
         verdict = await catchUp(versions, verdict, claim, again, shownOf);
       return words(versions, verdict, claim, shown, exchange.span!);
+    },
+    async judgeTogether(answers) {
+      for (const { exchange, claim } of answers) {
+        const alone = await versions.judge(exchange, claim);
+        if (alone.kind !== 'explained') return alone;
+      }
+      const tops = answers.map(({ exchange, claim }) =>
+        explainingTops(history, claim, shownOf(exchange, claim)!, exchange.span!, kindOf(claim), maxStalenessMs),
+      );
+      if (tops.reduce((common, each) => common.filter((top) => each.includes(top))).length > 0) return { kind: 'explained' };
+      const each = tops.map((t) => (t[0] === undefined ? '?' : versions.describe({ top: t[0], tail: history.tails(t[0]).low })));
+      return {
+        kind: 'unexplained',
+        why: `each is a page of some version of the listing, but no one version gives them all (${[...new Set(each)].slice(0, 3).join('; ')})`,
+        expected: 'the pages of one version of the listing',
+      };
     },
     describe(version) {
       const lineage = history.lineage();

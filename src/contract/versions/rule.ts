@@ -103,6 +103,26 @@ export function explain(
   };
 }
 
+/**
+ * The tops of the admissible versions (as {@link explain} admits them) that give `shown`: what answers compared
+ * with each other must share one of.
+ */
+export function explainingTops(
+  history: ListingHistory,
+  claim: Claim,
+  shown: Shown,
+  span: Span,
+  kind: 'page' | 'search',
+  maxStaleMs: number,
+): number[] {
+  const lineage = history.lineage();
+  const range = lineage && history.admissible(span, Math.min(history.staleness(kind), maxStaleMs));
+  if (!lineage || !range) return [];
+  const tops: number[] = [];
+  for (let top = range.high; top >= range.low; top -= 1) if (fits(lineage, claim, top, history.tails(top), shown)) tops.push(top);
+  return tops;
+}
+
 /** The newest version older than the admissible ones that explains the answer within `maxStaleMs`. */
 function olderFit(
   history: ListingHistory,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identities, recordsOf } from '../../../src/contract/model/answers.ts';
+import { identities, recordsOf } from '../../../src/contract/records.ts';
 import { pageQuery } from '../../../src/contract/model/listing-query.ts';
 import { sendTogether } from '../../../src/contract/moment/at-once.ts';
 import { atOneMoment } from '../../../src/contract/moment/one-moment.ts';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHistory } from '../../../src/contract/versions/history.ts';
 import { createLineage } from '../../../src/contract/versions/lineage.ts';
 import { explain } from '../../../src/contract/versions/rule.ts';
+import { containsTerm } from '../../../src/contract/material/search-term.ts';
 
 /** Records r1..rN, newest first as a listing comes: `rN` is the newest. */
 const records = (n: number, from = 1) =>
@@ -10,7 +11,7 @@ const span = (sent: number, answered = sent + 1) => ({ sent, answered });
 
 describe('a lineage: every version a window of the records in the order they arrived', () => {
   it('a read of the head with new records at its top extends it; an older head locates below', () => {
-    const lineage = createLineage(records(10), true);
+    const lineage = createLineage(records(10), true, containsTerm);
     expect(lineage.head(records(5, 8))).toBe(12); // r12..r8: two arrived
     expect(lineage.ids.at(-1)).toBe('r12');
     expect(lineage.head(records(5, 6))).toBe(10); // r10..r6: the head as first read
@@ -19,7 +20,7 @@ describe('a lineage: every version a window of the records in the order they arr
   });
 
   it('an answer that is no window of it (a record missing in the middle, records that share none) is refused', () => {
-    const lineage = createLineage(records(10), true);
+    const lineage = createLineage(records(10), true, containsTerm);
     expect(lineage.head([{ id: 'r10' }, { id: 'r8' }])).toBeUndefined();
     expect(lineage.head([{ id: 'x1' }, { id: 'r3' }])).toBeUndefined();
     expect(lineage.locate(['r5', 'r4', 'r3'], 4)).toBe(9);
@@ -27,12 +28,12 @@ describe('a lineage: every version a window of the records in the order they arr
   });
 
   it('what a term finds in a version, and its count; past what was read, nothing is told', () => {
-    const lineage = createLineage(records(30), true);
+    const lineage = createLineage(records(30), true, containsTerm);
     // "name 1" is in r1, r10..r19 and r30.
     expect(lineage.matches({ top: 30, tail: 0 }, 'name 1', 0, 3)).toEqual(['r19', 'r18', 'r17']);
     expect(lineage.count({ top: 30, tail: 0 }, 'name 1')).toBe(11);
     expect(lineage.count({ top: 30, tail: 5 }, 'name 1')).toBe(10);
-    const prefix = createLineage(records(30), false);
+    const prefix = createLineage(records(30), false, containsTerm);
     expect(prefix.slice({ top: 30, tail: -100 }, 25, 10)).toBeUndefined();
   });
 });
@@ -40,7 +41,7 @@ describe('a lineage: every version a window of the records in the order they arr
 describe('the rule: an answer passes when a version admissible for its time explains it', () => {
   /** A history read whole at t 0..10 (r1..r10), then heads: r11 arrived by t 100. */
   const moving = () => {
-    const history = createHistory();
+    const history = createHistory(containsTerm);
     history.base(records(10), true, span(0, 10), 10);
     history.sighting(records(5, 7), span(100), 11);
     return history;

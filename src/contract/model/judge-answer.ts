@@ -1,9 +1,9 @@
 // An answer judged by the versions rule the way a check reports it: a pass, a finding naming the versions, or
 // what the run could not tell.
-import type { Finding } from '../model/check.ts';
+import type { Finding } from './check.ts';
 import type { Exchange } from '../types.ts';
-import type { Judged, ListingVersions } from './listing-versions.ts';
-import type { Claim } from './rule.ts';
+import type { Judged, ListingVersions } from '../versions/listing-versions.ts';
+import type { Claim } from '../versions/rule.ts';
 
 /** What the rule made of an answer, for a check. */
 export type RuleVerdict =
@@ -33,6 +33,25 @@ export async function judgeAnswer(
   if (judged.kind === 'explained') return { kind: 'pass' };
   if (judged.kind === 'unknown') return { kind: 'unknown', why: judged.why };
   const rejudge = async () => (await judgeAll(versions, exchange, claims)).kind === 'unexplained';
+  return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
+}
+
+/**
+ * Judges answers compared with each other by the rule (see ListingVersions.judgeTogether), as {@link judgeAnswer}
+ * judges one.
+ *
+ * @example
+ * const verdict = await judgeTogether(context.versions, pages.map((exchange, k) => ({ exchange, claim: pageClaim(k) })), make);
+ */
+export async function judgeTogether(
+  versions: ListingVersions,
+  answers: readonly { readonly exchange: Exchange; readonly claim: Claim }[],
+  make: (why: string, expected: string) => Finding,
+): Promise<RuleVerdict> {
+  const judged = await versions.judgeTogether(answers);
+  if (judged.kind === 'explained') return { kind: 'pass' };
+  if (judged.kind === 'unknown') return { kind: 'unknown', why: judged.why };
+  const rejudge = async () => (await versions.judgeTogether(answers)).kind === 'unexplained';
   return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
 }
 

@@ -1,7 +1,7 @@
 // Which requests read the listing's head: their answers are sightings of a version of the listing.
 import type { ListingParameters } from '../../spec/listing-parameters.ts';
 import type { SendOptions } from '../client/http-client.ts';
-import { firstPage, largestPageSize } from '../model/listing-query.ts';
+import { firstPage, largestPageSize } from './listing-query.ts';
 
 /**
  * Whether a request reads the head of the listing: no search, the first page (or none given), a page size within
