@@ -77,7 +77,7 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     async judge(exchange, claim, again) {
       const shown = shownOf(exchange, claim);
       if (!shown) return { kind: 'unknown', why: 'the answer shows no records or count to judge' };
-      const judgeNow = () => explain(history, claim, shown, exchange.span!, kindOf(claim), maxStalenessMs);
+      const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
       let verdict = judgeNow();
       if (verdict.kind === 'newer' || verdict.kind === 'unexplained') {
         await reads.readHead();
@@ -93,7 +93,13 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
         if (alone.kind !== 'explained') return alone;
       }
       const tops = answers.map(({ exchange, claim }) =>
-        explainingTops(history, claim, shownOf(exchange, claim)!, exchange.span!, kindOf(claim), maxStalenessMs),
+        explainingTops(history, {
+          claim,
+          shown: shownOf(exchange, claim)!,
+          span: exchange.span!,
+          kind: kindOf(claim),
+          maxStaleMs: maxStalenessMs,
+        }),
       );
       if (tops.reduce((common, each) => common.filter((top) => each.includes(top))).length > 0) return { kind: 'explained' };
       const each = tops.map((t) => (t[0] === undefined ? '?' : versions.describe({ top: t[0], tail: history.tails(t[0]).low })));
@@ -131,7 +137,7 @@ async function catchUp(
     const exchange = await again();
     const shown = shownOf(exchange, claim);
     if (!shown || !exchange.span) return stale;
-    const now = explain(history, claim, shown, exchange.span, 'search', versions.maxStalenessMs);
+    const now = explain(history, { claim, shown, span: exchange.span, kind: 'search', maxStaleMs: versions.maxStalenessMs });
     const moved = now.kind === 'explained' || (now.kind === 'stale' && now.version.top > stale.version.top);
     if (moved) {
       history.noteSearchLag(stale.needMs);

@@ -64,80 +64,71 @@ export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: 
   return after + 1 <= tails.high;
 }
 
+/** What an answer is judged with: its claim, what it showed, when it was made, its kind, and --max-staleness. */
+export interface Answer {
+  readonly claim: Claim;
+  readonly shown: Shown;
+  readonly span: Span;
+  readonly kind: 'page' | 'search';
+  readonly maxStaleMs: number;
+}
+
 /**
- * The rule: `shown`, answered within `span`, is explained when a version admissible for that time (see
- * ListingHistory.admissible, widened by the staleness measured for its kind, at most `maxStaleMs`) gives it.
+ * The admissible versions' tops, newest first, each with whether it gives the answer (undefined: past what was
+ * read); undefined when the listing was not read.
+ */
+function admissibleFits(history: ListingHistory, answer: Answer) {
+  const lineage = history.lineage();
+  if (!lineage) return undefined;
+  const range = history.admissible(answer.span, Math.min(history.staleness(answer.kind), answer.maxStaleMs))!;
+  const tops = Array.from({ length: Math.max(0, range.high - range.low + 1) }, (_, i) => range.high - i);
+  return { lineage, range, fits: tops.map((top) => ({ top, fit: fits(lineage, answer.claim, top, history.tails(top), answer.shown) })) };
+}
+
+/**
+ * The rule: an answer is explained when a version admissible for its time (see ListingHistory.admissible, widened
+ * by the staleness measured for its kind, at most --max-staleness) gives it.
  *
  * @example
- * const verdict = explain(history, { term: '', page: { offset: 9, size: 1 } }, { ids: ['ALR-1'] }, span, 'page', 10_000);
+ * const verdict = explain(history, { claim: { term: '', page: { offset: 9, size: 1 } }, shown: { ids: ['ALR-1'] }, span, kind: 'page', maxStaleMs: 10_000 });
  * if (verdict.kind === 'unexplained') report(verdict.closest, verdict.expected);
  */
-export function explain(
-  history: ListingHistory,
-  claim: Claim,
-  shown: Shown,
-  span: Span,
-  kind: 'page' | 'search',
-  maxStaleMs: number,
-): Explanation {
-  const lineage = history.lineage();
-  if (!lineage) return { kind: 'unknown', why: 'the listing was not read' };
-  const widen = Math.min(history.staleness(kind), maxStaleMs);
-  const range = history.admissible(span, widen)!;
-  let unknown = false;
-  for (let top = range.high; top >= range.low; top -= 1) {
-    const fit = fits(lineage, claim, top, history.tails(top), shown);
-    if (fit) return { kind: 'explained', version: { top, tail: history.tails(top).low }, staleMs: history.agedBy(top, span.sent) };
-    unknown ||= fit === undefined;
-  }
-  const older = olderFit(history, lineage, claim, shown, range.low, span, maxStaleMs);
+export function explain(history: ListingHistory, answer: Answer): Explanation {
+  const admissible = admissibleFits(history, answer);
+  if (!admissible) return { kind: 'unknown', why: 'the listing was not read' };
+  const { lineage, range } = admissible;
+  const found = admissible.fits.find((f) => f.fit);
+  if (found)
+    return {
+      kind: 'explained',
+      version: { top: found.top, tail: history.tails(found.top).low },
+      staleMs: history.agedBy(found.top, answer.span.sent),
+    };
+  const older = olderFit(history, lineage, answer, range.low);
   if (older) return older;
-  if (newerFit(lineage, claim, shown, range.high)) return { kind: 'newer' };
-  if (unknown) return { kind: 'unknown', why: 'it needs records past those read (--max-pages)' };
+  if (newerFit(lineage, answer.claim, answer.shown, range.high)) return { kind: 'newer' };
+  if (admissible.fits.some((f) => f.fit === undefined)) return { kind: 'unknown', why: 'it needs records past those read (--max-pages)' };
   const closest = { top: range.high, tail: history.tails(range.high).low };
   return {
     kind: 'unexplained',
     closest,
-    expected: expectedOf(lineage, claim, closest) ?? {},
+    expected: expectedOf(lineage, answer.claim, closest) ?? {},
     admissible: range.high - range.low + 1,
   };
 }
 
-/**
- * The tops of the admissible versions (as {@link explain} admits them) that give `shown`: what answers compared
- * with each other must share one of.
- */
-export function explainingTops(
-  history: ListingHistory,
-  claim: Claim,
-  shown: Shown,
-  span: Span,
-  kind: 'page' | 'search',
-  maxStaleMs: number,
-): number[] {
-  const lineage = history.lineage();
-  const range = lineage && history.admissible(span, Math.min(history.staleness(kind), maxStaleMs));
-  if (!lineage || !range) return [];
-  const tops: number[] = [];
-  for (let top = range.high; top >= range.low; top -= 1) if (fits(lineage, claim, top, history.tails(top), shown)) tops.push(top);
-  return tops;
+/** The tops of the admissible versions that give the answer: what answers compared with each other must share one of. */
+export function explainingTops(history: ListingHistory, answer: Answer): number[] {
+  return (admissibleFits(history, answer)?.fits ?? []).filter((f) => f.fit).map((f) => f.top);
 }
 
 /** The newest version older than the admissible ones that explains the answer within `maxStaleMs`. */
-function olderFit(
-  history: ListingHistory,
-  lineage: Lineage,
-  claim: Claim,
-  shown: Shown,
-  below: number,
-  span: Span,
-  maxStaleMs: number,
-): Explanation | undefined {
+function olderFit(history: ListingHistory, lineage: Lineage, answer: Answer, below: number): Explanation | undefined {
   // Only versions the run saw, or between two it saw: one older than every read is no version of the listing.
   for (let top = below - 1; top >= history.seen()!.oldest; top -= 1) {
-    const needMs = history.agedBy(top, span.sent);
-    if (needMs > maxStaleMs) return undefined;
-    if (fits(lineage, claim, top, history.tails(top), shown))
+    const needMs = history.agedBy(top, answer.span.sent);
+    if (needMs > answer.maxStaleMs) return undefined;
+    if (fits(lineage, answer.claim, top, history.tails(top), answer.shown))
       return { kind: 'stale', version: { top, tail: history.tails(top).low }, needMs };
   }
   return undefined;

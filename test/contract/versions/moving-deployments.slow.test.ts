@@ -63,7 +63,7 @@ describe('broken deployments that look alike, while the data moves', { timeout: 
     ['other-term', 'a search answered for the term of the request before it'],
     ['search-after-paging', 'a search applied after paging'],
     ['unfiltered-later-pages', 'page 2 and later of a search unfiltered'],
-  ] as const)('%s (%s) is NOT conformant, the finding naming the versions', async (shape) => {
+  ] as const)('%s (%s) is NOT conformant, the finding naming the versions', async (shape, _what) => {
     const report = await runAgainst(shape, 1);
     expect(report.verdict).toBe('not conformant');
     const found = report.outcomes.flatMap((o) => o.failures).map((f) => f.message);

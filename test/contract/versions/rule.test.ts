@@ -50,13 +50,19 @@ describe('the rule: an answer passes when a version admissible for its time expl
   it('a page of the version current while it was made is explained; one a record off is not, and says which version was closest', () => {
     const history = moving();
     const page2 = { term: '', page: { offset: 2, size: 2 } };
-    expect(explain(history, page2, { ids: ['r9', 'r8'] }, span(200), 'page', 10_000).kind).toBe('explained');
-    const off = explain(history, page2, { ids: ['r8', 'r7'] }, span(200), 'page', 10_000);
+    expect(explain(history, { claim: page2, shown: { ids: ['r9', 'r8'] }, span: span(200), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
+      'explained',
+    );
+    const off = explain(history, { claim: page2, shown: { ids: ['r8', 'r7'] }, span: span(200), kind: 'page', maxStaleMs: 10_000 });
     // r8, r7 is page 2 of the version before r11 arrived, which a read answered 99 ms before this was sent had left behind.
     expect(off).toMatchObject({ kind: 'stale', version: { top: 10 }, needMs: 99 });
     // r10, r9 (page 2 starting a record early) is where a version newer than any seen would put them.
-    expect(explain(history, page2, { ids: ['r10', 'r9'] }, span(200), 'page', 10_000).kind).toBe('newer');
-    expect(explain(history, page2, { ids: ['r7', 'r9'] }, span(200), 'page', 10_000)).toMatchObject({
+    expect(explain(history, { claim: page2, shown: { ids: ['r10', 'r9'] }, span: span(200), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
+      'newer',
+    );
+    expect(
+      explain(history, { claim: page2, shown: { ids: ['r7', 'r9'] }, span: span(200), kind: 'page', maxStaleMs: 10_000 }),
+    ).toMatchObject({
       kind: 'unexplained',
       expected: { ids: ['r9', 'r8'] },
     });
@@ -65,45 +71,76 @@ describe('the rule: an answer passes when a version admissible for its time expl
   it('an answer made while a record arrived may come from either version', () => {
     const history = moving();
     // Sent before the head showing r11 was answered: the version without it is admissible.
-    expect(explain(history, { term: '', page: { offset: 0, size: 2 } }, { ids: ['r10', 'r9'] }, span(50, 150), 'page', 10_000).kind).toBe(
-      'explained',
-    );
+    expect(
+      explain(history, {
+        claim: { term: '', page: { offset: 0, size: 2 } },
+        shown: { ids: ['r10', 'r9'] },
+        span: span(50, 150),
+        kind: 'page',
+        maxStaleMs: 10_000,
+      }).kind,
+    ).toBe('explained');
   });
 
   it('replicas a record apart: once a read of the head showed the older version after the newer, answers from it are explained', () => {
     const history = moving();
     const claim = { term: '', page: { offset: 2, size: 2 } };
-    expect(explain(history, claim, { ids: ['r8', 'r7'] }, span(300), 'page', 10_000).kind).toBe('stale');
+    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(300), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
+      'stale',
+    );
     // A replica behind answers the head as it was before r11, 149 ms after the newer one was seen.
     history.sighting(records(5, 6), span(250), 10);
     expect(history.staleness('page')).toBe(149);
     // An answer from it 139 ms after the newer was seen is within what was measured; one 199 ms after is not, yet.
-    expect(explain(history, claim, { ids: ['r8', 'r7'] }, span(240), 'page', 10_000).kind).toBe('explained');
-    expect(explain(history, claim, { ids: ['r8', 'r7'] }, span(300), 'page', 10_000).kind).toBe('stale');
+    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(240), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
+      'explained',
+    );
+    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(300), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
+      'stale',
+    );
     // --max-staleness 0: a linearizable listing is asked for, and no older version is admissible.
-    expect(explain(history, claim, { ids: ['r8', 'r7'] }, span(240), 'page', 0).kind).not.toBe('explained');
+    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(240), kind: 'page', maxStaleMs: 0 }).kind).not.toBe(
+      'explained',
+    );
   });
 
   it('a search behind its records is explained once the search was seen to catch up, not before', () => {
     const history = moving();
     // "name 11" is r11 only, which arrived by t 100.
     const claim = { term: 'name 11', page: { offset: 0, size: 10 } };
-    expect(explain(history, claim, { ids: [] }, span(400), 'search', 10_000)).toMatchObject({ kind: 'stale', needMs: 299 });
+    expect(explain(history, { claim: claim, shown: { ids: [] }, span: span(400), kind: 'search', maxStaleMs: 10_000 })).toMatchObject({
+      kind: 'stale',
+      needMs: 299,
+    });
     history.noteSearchLag(299);
-    expect(explain(history, claim, { ids: [] }, span(400), 'search', 10_000).kind).toBe('explained');
-    expect(explain(history, claim, { ids: ['r11'] }, span(400), 'search', 10_000).kind).toBe('explained');
+    expect(explain(history, { claim: claim, shown: { ids: [] }, span: span(400), kind: 'search', maxStaleMs: 10_000 }).kind).toBe(
+      'explained',
+    );
+    expect(explain(history, { claim: claim, shown: { ids: ['r11'] }, span: span(400), kind: 'search', maxStaleMs: 10_000 }).kind).toBe(
+      'explained',
+    );
   });
 
   it("an answer for another term is explained by no version: the closest one's records are named", () => {
     const history = moving();
-    const verdict = explain(history, { term: 'name 3', page: { offset: 0, size: 10 } }, { ids: ['r4'] }, span(200), 'search', 10_000);
+    const verdict = explain(history, {
+      claim: { term: 'name 3', page: { offset: 0, size: 10 } },
+      shown: { ids: ['r4'] },
+      span: span(200),
+      kind: 'search',
+      maxStaleMs: 10_000,
+    });
     expect(verdict).toMatchObject({ kind: 'unexplained', expected: { ids: ['r3'] } });
   });
 
   it('a count: the records of an admissible version; one off is not', () => {
     const history = moving();
     const claim = { term: '', count: true };
-    expect(explain(history, claim, { count: 11 }, span(200), 'page', 10_000).kind).toBe('explained');
-    expect(explain(history, claim, { count: 12 }, span(200), 'page', 10_000).kind).not.toBe('explained');
+    expect(explain(history, { claim: claim, shown: { count: 11 }, span: span(200), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
+      'explained',
+    );
+    expect(explain(history, { claim: claim, shown: { count: 12 }, span: span(200), kind: 'page', maxStaleMs: 10_000 }).kind).not.toBe(
+      'explained',
+    );
   });
 });
