@@ -13,13 +13,14 @@ export const isCredentialHeader = (name: string) => /^(authorization|cookie)$|-(
 
 /**
  * What a request carried that an answer may echo: its headers' values and their words (a key after `Bearer`), and
- * its query's values (a key sent in the URL).
+ * its cookies' values, and its query's values (a key sent in the URL).
  *
  * @example
  * carriedBy({ authorization: 'Bearer abc' }, new URL('http://t/alert?api_key=xyz')); // ['Bearer abc', 'Bearer', 'abc', 'xyz']
  */
 export const carriedBy = (headers: Readonly<Record<string, string>>, url: URL): string[] => [
-  ...Object.values(headers).flatMap((value) => [value, ...value.split(/[\s,;]+/)]),
+  // A cookie's value too (`x-api-key=<key>`).
+  ...Object.values(headers).flatMap((value) => [value, ...value.split(/[\s,;=]+/)]),
   ...url.searchParams.values(),
 ];
 
