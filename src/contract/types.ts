@@ -1,8 +1,11 @@
 /** A fetch-compatible function: an in-process app's `fetch` (tests, the kit's own mock). */
 export type FetchLike = (input: Request) => Promise<Response> | Response;
 
-/** How bad a failure is: an error breaks what the interface states; a warning breaks only what our spec assumes. */
-export type Severity = 'error' | 'warning';
+/**
+ * How bad a failure is: an error breaks what the interface states; a warning breaks only what our spec assumes;
+ * a note is shown and never fails a run, even under --strict (the request's own credential echoed back).
+ */
+export type Severity = 'error' | 'warning' | 'note';
 
 /** A request as the kit sent it. Secrets are already replaced by placeholders (see `redact.ts`). */
 export interface RecordedRequest {

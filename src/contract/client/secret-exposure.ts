@@ -24,12 +24,25 @@ export const carriedBy = (headers: Readonly<Record<string, string>>, url: URL): 
   ...url.searchParams.values(),
 ];
 
-/** `text` without the credentials the request carried, whole, as sent or URL-encoded. */
+/**
+ * `text` without the credentials the request carried, whole: as sent, URL-encoded (as a query string writes it,
+ * or as encodeURIComponent does), and each of those as a JSON string holds it (`\/` for `/` too).
+ */
 function withoutCarried(text: string, carried: readonly string[]): string {
   let rest = text;
-  for (const value of carried)
-    if (value.length > 0) for (const form of new Set([value, encodeURIComponent(value)])) rest = rest.split(form).join(' ');
+  for (const value of carried) for (const form of carriedForms(value)) rest = rest.split(form).join(' ');
   return rest;
+}
+
+function carriedForms(value: string): Set<string> {
+  if (value.length === 0) return new Set();
+  const encoded = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)];
+  const json = encoded.flatMap((form) => {
+    const escaped = JSON.stringify(form).slice(1, -1);
+    return [escaped, escaped.replaceAll('/', '\\/')];
+  });
+  // Longest first: a form inside a longer one must not cut that one apart.
+  return new Set([...encoded, ...json].sort((a, b) => b.length - a.length));
 }
 
 /**
