@@ -3,7 +3,8 @@
 import { redact, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
 import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
-import { createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
+import { bodyCapsOf, createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
+import type { BodyCaps } from './read-capped.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';
@@ -144,7 +145,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   /** `asks` in order on one connection of their own: an undici Client holds exactly one. */
   const sendOnOneConnection = async (operationId: string, asks: readonly Ask[]): Promise<Exchange[]> => {
     const connection = new Client(new URL(base).origin);
-    const via = createAttempt(options, undiciTransport(connection), stats);
+    // The client's caps: what one body over the cap showed holds on this connection too.
+    const via = createAttempt(options, undiciTransport(connection), stats, sending.caps);
     try {
       const exchanges: Exchange[] = [];
       // Not sent again alone: what one connection shows needs that connection.
@@ -193,7 +195,8 @@ function sendingOf(options: HttpClientOptions): Sending {
   const scheduler = createScheduler({ ...options, limit });
   const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
-  const attempt = createAttempt(options, transport, stats);
+  const caps = bodyCapsOf(options);
+  const attempt = createAttempt(options, transport, stats, caps);
   const cap = options.sendAloneCap ?? SENT_ALONE_CAP;
   // What an answer must not hand out: the key, and the --header values of credential headers only.
   const credentials: Secrets = {
@@ -215,6 +218,7 @@ function sendingOf(options: HttpClientOptions): Sending {
     // The base URL's own path (a deployment under /v1), before a path sent as written.
     endpoint: { base, basePath: new URL(base).pathname.replace(/\/$/, '') },
     attempt,
+    caps,
   };
 }
 
@@ -231,6 +235,7 @@ interface Sending {
   readonly maxRetries: number;
   readonly endpoint: { readonly base: string; readonly basePath: string };
   readonly attempt: ReturnType<typeof createAttempt>;
+  readonly caps: BodyCaps;
 }
 
 /** The request made, with its attempt through `via` (retries counted) and the time its last attempt started. */
