@@ -168,6 +168,8 @@ export interface KindTiming {
   readonly underLoad?: LatencyFigures;
   /** Requests that timed out or lost their connection. */
   readonly failed: number;
+  /** Requests answered 502, 503 or 504 (load shed), when any were. */
+  readonly shed?: number;
 }
 
 /** The run's timing section (console and JSON). */
@@ -184,7 +186,10 @@ export interface TimingReport {
     readonly changeCount: number;
   };
   readonly kinds: readonly KindTiming[];
-  /** Requests that timed out or lost their connection with others in flight, and what sending them alone did. */
+  /**
+   * Requests that timed out, lost their connection, or got a 500, 502, 503 or 504 with others in flight, and what
+   * sending them alone did (`failedAlone`: no response, or a 5xx, alone too).
+   */
   readonly sentAgainAlone: {
     readonly answered: number;
     readonly failedAlone: number;

@@ -8,7 +8,7 @@ import type { BodyCaps } from './read-capped.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';
-import { createSendAlone, overloaded, SENT_ALONE_CAP, type SendAlone } from './send-alone.ts';
+import { createSendAlone, overloaded, sendsAgain, SENT_ALONE_CAP, shed, timedOutOrReset, type SendAlone } from './send-alone.ts';
 import { createTimingLog, type TimingLog } from './timing-log.ts';
 import { isCredentialHeader } from './secret-exposure.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
@@ -256,11 +256,12 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
       const [started, inFlight] = [performance.now(), sending.scheduler.inFlight()];
       self.startedAt = started;
       const result = await via({ ...made, mayRetry });
-      const [latencyMs, failed] = [performance.now() - started, overloaded(result)];
+      const [latencyMs, failed, shedding] = [performance.now() - started, overloaded(result), shed(result)];
       self.inFlight = Math.max(inFlight, sending.scheduler.inFlight());
-      sending.limit.sample({ kind, latencyMs, inFlight, failed });
+      sending.limit.sample({ kind, latencyMs, inFlight, failed, shed: shedding });
       // The deadline's aborts are the kit's doing: no figure.
-      if (!('error' in result && result.error === DEADLINE_REACHED)) sending.timing.sample(kind, latencyMs, inFlight, failed);
+      if (!('error' in result && result.error === DEADLINE_REACHED))
+        sending.timing.sample(kind, latencyMs, inFlight, shedding ? 'shed' : failed ? 'failed' : 'answered');
       // A probe is an ordinary read: a GET the target answered with success.
       const status = 'response' in result ? result.response?.status : undefined;
       if (made.method === 'GET' && status !== undefined && status >= 200 && status < 300) sending.alone.remember(kind, made);
@@ -294,9 +295,10 @@ async function deliver(
       scheduler.backOff(retryDelay(result.retryAfter, tries));
       continue;
     }
-    const load = overloaded(result) ? sending.alone.loadAt(made.startedAt, made.inFlight) : made.inFlight;
+    // A request given up on may still run at the target, and weigh on later ones; one answered (a 5xx) does not.
+    const load = timedOutOrReset(result) ? sending.alone.loadAt(made.startedAt, made.inFlight) : made.inFlight;
     const exchange = { ...answered(head, startedDateTime, result, made.secrets, scheduler, tries), inFlight: load };
-    if (!overloaded(result) || load <= 1) return exchange;
+    if (!sendsAgain(result) || load <= 1) return exchange;
     // On a connection of its own, what it does alone elsewhere is another request: it stays not sent again.
     if (!mayGoAlone) return sending.alone.notAgain(exchange);
     // Alone, with the full timeout, and no retry of a 429: its answer is the request's own.

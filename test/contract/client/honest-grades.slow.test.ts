@@ -36,12 +36,103 @@ async function contract(target: string, args: readonly string[] = []) {
   return { ...result, report, outcomes, verdict: result.stdout.trimEnd().split('\n').at(-1) ?? '' };
 }
 
+/** A problem+json answer. */
+const problem = (status: number, detail: string) =>
+  new Response(JSON.stringify({ type: 'about:blank', title: 'Server error', status, detail }), {
+    status,
+    headers: { 'content-type': 'application/problem+json' },
+  });
+
 /** The mock behind `edit`, which may change the request or answer it itself. */
 const mockWith = (edit: (request: Request) => Request | Response | Promise<Response>) =>
   listen(async (request, response) => {
     const edited = await edit(toRequest(request));
     return writeResponse(response, edited instanceof Response ? edited : await app.fetch(edited));
   });
+
+describe('overload the kit causes (item 1)', () => {
+  /**
+   * The mock (10 ms an answer) behind a gateway that sheds load: more than 3 requests in flight get a fast 503
+   * problem+json without Retry-After (Envoy's overload manager, a service at its concurrency limit); `alone`
+   * answers a request before the mock, whatever the load.
+   */
+  const shedding = (alone?: (request: Request) => Response | undefined) => {
+    let inFlight = 0;
+    return listen(async (request, response) => {
+      inFlight += 1;
+      try {
+        const fetched = toRequest(request);
+        const own = alone?.(fetched);
+        if (own) return await writeResponse(response, own);
+        if (inFlight > 3) return await writeResponse(response, problem(503, 'overloaded'));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return await writeResponse(response, await app.fetch(fetched));
+      } finally {
+        inFlight -= 1;
+      }
+    });
+  };
+
+  it('a gateway shedding load with 503 past 3 in flight: conformant with default options, the 503s in the timing', async () => {
+    const run = await contract((await shedding()).url);
+    expect(run.verdict, run.stdout.slice(-3000)).toBe('conformant');
+    const timing = run.report.timing!;
+    console.info(
+      `shedding gateway: ${run.seconds.toFixed(1)} s, ${run.report.summary.requests} requests, limit ${timing.limit.lowest}-${timing.limit.highest} (end ${timing.limit.end}), ${timing.kinds.reduce((n, k) => n + (k.shed ?? 0), 0)} answered 503, sent again alone ${JSON.stringify(timing.sentAgainAlone)}`,
+    );
+    // The limit learned the gateway's: after the first 503 with n in flight, never n again (the limit starts at 2
+    // and rises while latency holds: it may meet the gateway's limit, or, on a slow machine, stay below it).
+    if (timing.kinds.some((k) => k.shed)) {
+      expect(timing.limit.changes.some((c) => /^a 502\/503\/504 with \d+ in flight: at most \d+ from then on$/.test(c.why))).toBe(true);
+      expect(timing.limit.end).toBeLessThanOrEqual(3);
+      expect(run.stdout).toMatch(/^ {2}[^\n]+: [^\n]*; \d+ answered 502\/503\/504$/m);
+    } else expect(timing.limit.highest).toBeLessThanOrEqual(3);
+  }, 90_000);
+
+  it('its twin, the same gateway before a server answering 503 to one request shape even alone: not conformant', async () => {
+    const sizeSeven = (request: Request) =>
+      new URL(request.url).searchParams.get('pageSize') === '7' ? problem(503, 'pageSize 7 is not served') : undefined;
+    const run = await contract((await shedding(sizeSeven)).url, ['--checks', 'not_a_server_error,page_size_conformance']);
+    expect(run.verdict).toMatch(/^NOT conformant: 1 check failed \(not_a_server_error\)/);
+    const errors = run.outcomes('not_a_server_error').flatMap((o) => o.failures.filter((f) => f.severity === 'error'));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]!.message).toMatch(/^server error 503/);
+  }, 90_000);
+
+  /** The mock, but a search sent while 4 or more requests are in flight gets a 500 (a statement timeout), 3 times at most. */
+  const fivehundredUnderLoad = () => {
+    let [inFlight, given] = [0, 0];
+    return listen(async (request, response) => {
+      inFlight += 1;
+      try {
+        const fetched = toRequest(request);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (inFlight >= 4 && given < 3 && new URL(fetched.url).searchParams.get('search')) {
+          given += 1;
+          return await writeResponse(response, problem(500, 'canceling statement due to statement timeout'));
+        }
+        return await writeResponse(response, await app.fetch(fetched));
+      } finally {
+        inFlight -= 1;
+      }
+    });
+  };
+
+  it('a 500 only the load brings: a warning with both figures, not an error (conformant; --strict fails)', async () => {
+    const target = await fivehundredUnderLoad();
+    const run = await contract(target.url);
+    expect(run.verdict, run.stdout.slice(-3000)).toBe('conformant');
+    const warnings = run.outcomes('not_a_server_error').flatMap((o) => o.failures);
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const warning of warnings) {
+      expect(warning.severity).toBe('warning');
+      expect(warning.message).toBe('server error 500 with others in flight; alone it answered 200');
+      expect(warning.actual).toMatch(/^500 in \d+ ms with \d+ in flight; alone: 200 in \d+ ms$/);
+    }
+    const strict = await contract((await fivehundredUnderLoad()).url, ['--strict', '--checks', 'not_a_server_error,search_special_terms']);
+    expect(strict.verdict).toMatch(/^NOT conformant: 1 check failed \(not_a_server_error\)/);
+  }, 120_000);
+});
 
 describe('an echo of what the request itself carried is a note (item 2)', () => {
   /** The mock, its problem documents' `instance` set to the request's URL as sent. */
