@@ -1,8 +1,11 @@
 /** A fetch-compatible function: an in-process app's `fetch` (tests, the kit's own mock). */
 export type FetchLike = (input: Request) => Promise<Response> | Response;
 
-/** How bad a failure is: an error breaks what the interface states; a warning breaks only what our spec assumes. */
-export type Severity = 'error' | 'warning';
+/**
+ * How bad a failure is: an error breaks what the interface states; a warning breaks only what our spec assumes;
+ * a note is shown and never fails a run, even under --strict (the request's own credential echoed back).
+ */
+export type Severity = 'error' | 'warning' | 'note';
 
 /** A request as the kit sent it. Secrets are already replaced by placeholders (see `redact.ts`). */
 export interface RecordedRequest {
@@ -184,6 +187,8 @@ export interface KindTiming {
   readonly underLoad?: LatencyFigures;
   /** Requests that timed out or lost their connection. */
   readonly failed: number;
+  /** Requests answered 502, 503 or 504 (load shed), when any were. */
+  readonly shed?: number;
 }
 
 /** The run's timing section (console and JSON). */
@@ -200,7 +205,10 @@ export interface TimingReport {
     readonly changeCount: number;
   };
   readonly kinds: readonly KindTiming[];
-  /** Requests that timed out or lost their connection with others in flight, and what sending them alone did. */
+  /**
+   * Requests that timed out, lost their connection, or got a 500, 502, 503 or 504 with others in flight, and what
+   * sending them alone did (`failedAlone`: no response, or a 5xx, alone too).
+   */
   readonly sentAgainAlone: {
     readonly answered: number;
     readonly failedAlone: number;

@@ -13,7 +13,8 @@ const GENERATED_KEYS = 8;
  * Every request without the right key is refused without records: no key, an empty or random key, keys that
  * resemble the real one (edited first, middle and last, cut short, one character in the other case or a
  * Unicode look-alike, two swapped), and other credentials in its place: accepting one is an error. The whole
- * key inside other text (a word before or after it, Bearer, a list, appended characters, twice): accepting it
+ * key inside other text (a word before or after it, Bearer, a list, appended characters, twice), and the right key
+ * where the interface does not put it (the query, a cookie named after the header, generic cookies): accepting it
  * is a warning. Refusing with a status other than 401/403 is a warning (the statuses are assumed).
  */
 export const ignoredAuth: ScenarioCheck = {

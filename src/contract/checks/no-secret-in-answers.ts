@@ -4,7 +4,8 @@ import type { ResponseCheck } from '../model/check.ts';
  * No answer hands out a credential the request did not carry: the key, a run of 8 of its characters (a key of 16
  * or more), or a credential --header value, in body or headers, error answers above all (`expected <the key>`).
  * Read by the client before it redacts the answer; the finding shows it redacted, like everything else. An echo of
- * the request's own credential (a look-alike key sent by ignored_auth, say) is a warning: logs and caches keep it.
+ * the request's own credential (a look-alike key sent by ignored_auth, a problem's `instance` holding the URL whose
+ * query carried the key) is a note, in every mode: the answer gave nothing the request did not have.
  */
 export const noSecretInAnswers: ResponseCheck = {
   name: 'no_secret_in_answers',
@@ -18,8 +19,8 @@ export const noSecretInAnswers: ResponseCheck = {
     return [
       exposed.echo
         ? {
-            severity: 'warning',
-            message: `the answer's ${exposed.where} echo the credential the request carried`,
+            severity: 'note',
+            message: `the answer's ${exposed.where} echo the credential the request carried (shown redacted; not a leak)`,
             expected: 'no credential in the answer',
             actual: `${exchange.response!.status}, a credential in the ${exposed.where}`,
             exchange,

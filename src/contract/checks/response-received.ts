@@ -18,8 +18,13 @@ export const responseReceived: ResponseCheck = {
     const first = exchange.firstUnderLoad;
     // Past the run's re-sends, one that failed under heavier load is a count in the timing section.
     if (exchange.notSentAlone && (exchange.inFlight ?? 1) > ALONE_IN_FLIGHT) return [];
+    // A first sending answered with a 5xx, and its sending alone that got no response: the first's status says more.
+    const underLoad = first?.error
+      ? `; first with ${first.inFlight} in flight: ${first.error}`
+      : first
+        ? `; first with ${first.inFlight} in flight: ${first.response?.status}`
+        : '';
     if (exchange.error) {
-      const underLoad = first ? `; first with ${first.inFlight} in flight: ${first.error}` : '';
       const notAlone = exchange.notSentAlone
         ? `, with ${exchange.inFlight} in flight (not sent again alone: the run's re-sends were spent, or it went on a connection of its own)`
         : '';
@@ -33,7 +38,8 @@ export const responseReceived: ResponseCheck = {
         },
       ];
     }
-    if (first && (first.inFlight ?? 1) <= ALONE_IN_FLIGHT) return [aloneAnswered(exchange, first)];
+    // A first sending answered with a 5xx is not_a_server_error's to judge.
+    if (first?.error && (first.inFlight ?? 1) <= ALONE_IN_FLIGHT) return [aloneAnswered(exchange, first)];
     return [];
   },
 };

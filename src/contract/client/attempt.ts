@@ -3,7 +3,7 @@ import { redact, redactValue, type Secrets } from '../../secrets/redact.ts';
 import type { RecordedResponse } from '../types.ts';
 import { describeNetworkError } from './network-error.ts';
 import { carriedBy, exposure } from './secret-exposure.ts';
-import { HEAD_CHARS, readCapped, type Body } from './read-capped.ts';
+import { createBodyCaps, HEAD_CHARS, readCapped, type Body, type BodyCaps } from './read-capped.ts';
 import { rejection, type Answer, type Transport } from './transports.ts';
 
 /** The error of every exchange the run's deadline stopped, or kept from being sent. */
@@ -38,19 +38,18 @@ export interface AttemptLimits {
   readonly signal?: AbortSignal;
 }
 
+/** The body caps of a client's attempts (see BodyCaps): the full cap, then the reduced one. */
+export const bodyCapsOf = (limits: AttemptLimits) => createBodyCaps(limits.maxBodyBytes, limits.reducedBodyBytes ?? REDUCED_BODY_BYTES);
+
 /**
- * The attempts of one client, sharing its counts and the knowledge that a body went over the cap (after which
- * later bodies are read only up to the reduced cap).
+ * The attempts of one client (its connections of their own too), sharing its counts and its body caps (after a
+ * body over the cap, later bodies are read only up to the reduced cap).
  *
  * @example
- * const attempt = createAttempt(limits, transport, stats);
+ * const attempt = createAttempt(limits, transport, stats, bodyCapsOf(limits));
  * const result = await attempt({ url, method: 'GET', headers, mayRetry: true, secrets });
  */
-export function createAttempt(limits: AttemptLimits, transport: Transport, stats: { sent: number; cut: number }) {
-  const reducedCap = Math.min(limits.maxBodyBytes, limits.reducedBodyBytes ?? REDUCED_BODY_BYTES);
-  let capReached = false;
-  // Read each time a chunk comes: a body read alongside the first one over the cap stops at the small cap too.
-  const cap = () => (capReached ? reducedCap : limits.maxBodyBytes);
+export function createAttempt(limits: AttemptLimits, transport: Transport, stats: { sent: number; cut: number }, caps: BodyCaps) {
   return async (request: AttemptRequest): Promise<Attempt> => {
     const { url, method, headers, mayRetry, written } = request;
     const controller = new AbortController();
@@ -66,12 +65,20 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
         answer.body.stop();
         return { retryAfter: answer.headers['retry-after'] ?? null };
       }
-      const body = await readCapped(answer.body, cap, Number(answer.headers['content-length'] ?? Number.NaN));
+      const declaredLength = Number(answer.headers['content-length'] ?? Number.NaN);
+      const timedOut = () => controller.signal.aborted && !limits.signal?.aborted;
+      const body = await readCapped(answer.body, {
+        caps,
+        declaredLength,
+        signal: controller.signal,
+        timedOut,
+        timeoutMs: limits.timeoutMs,
+      });
       if (body.cut) {
         stats.cut += 1;
-        capReached = true;
+        if (!body.late) caps.reduce(`a body over ${limits.maxBodyBytes} bytes earlier in this run`);
       }
-      return recorded(answer, body, request, Math.round(performance.now() - started), limits.maxBodyBytes);
+      return recorded(answer, body, request, Math.round(performance.now() - started), limits, caps);
     } catch (error) {
       if (limits.signal?.aborted) return { error: DEADLINE_REACHED };
       return { error: controller.signal.aborted ? `${TIMED_OUT} ${limits.timeoutMs} ms` : describeNetworkError(error) };
@@ -83,7 +90,7 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
 }
 
 /** The response as recorded: redacted, its JSON parsed from the raw text; a body over the cap kept as its head. */
-function recorded(answer: Answer, body: Body, request: AttemptRequest, durationMs: number, maxBodyBytes: number): Attempt {
+function recorded(answer: Answer, body: Body, request: AttemptRequest, durationMs: number, limits: AttemptLimits, caps: BodyCaps): Attempt {
   const { secrets, credentials } = request;
   const raw = (body.cut ? body.head : body.bytes).toString('utf8');
   const text = redact(raw, secrets);
@@ -101,13 +108,17 @@ function recorded(answer: Answer, body: Body, request: AttemptRequest, durationM
     durationMs,
     ...(answer.connection !== undefined ? { connection: answer.connection } : {}),
   };
-  if (body.cut) {
-    const reduced = body.cap < maxBodyBytes;
-    const error = `body larger than ${body.cap} bytes; reading stopped${reduced ? ` (after a body over ${maxBodyBytes} bytes earlier in this run, later ones are read only up to ${body.cap})` : ''}`;
-    return { response: { ...response, text: text.slice(0, HEAD_CHARS) }, error };
-  }
+  if (body.cut) return { response: { ...response, text: text.slice(0, HEAD_CHARS) }, error: cutError(body, limits, caps) };
   // Parsed from the raw text, then redacted: a preview cut later from any value is already clean.
   return { response: { ...response, text, ...parseJson(raw, secrets) } };
+}
+
+/** Why a body was cut: over the cap (the full one, or the reduced one after a body over it), or still coming at the timeout. */
+function cutError(body: Body & { cut: true }, { maxBodyBytes, timeoutMs }: AttemptLimits, caps: BodyCaps): string {
+  if (body.late)
+    return `body larger than ${body.late.bytes} bytes and still coming after ${timeoutMs} ms (past ${body.cap} bytes, a body without end at this speed); reading stopped`;
+  const why = body.cap < maxBodyBytes ? caps.why() : undefined;
+  return `body larger than ${body.cap} bytes; reading stopped${why ? ` (after ${why}, later ones are read only up to ${body.cap})` : ''}`;
 }
 
 function parseJson(raw: string, secrets: Secrets): { json?: unknown } {

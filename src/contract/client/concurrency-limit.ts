@@ -13,14 +13,21 @@ export interface LimitSample {
   readonly latencyMs: number;
   /** Requests in flight when it started, itself included. */
   readonly inFlight: number;
-  /** It timed out, or its connection was reset: the target is overloaded, or worse. */
+  /** It timed out, its connection was reset, or it got a 502/503/504: the target is overloaded, or worse. */
   readonly failed: boolean;
+  /** It got a 502/503/504: load shed with `inFlight` in flight, so the limit stays below that from then on. */
+  readonly shed?: boolean;
 }
 
 /** The limit of requests in flight of one client. */
 export interface ConcurrencyLimit {
   /** The most it may rise to: --concurrency. */
   readonly ceiling: number;
+  /**
+   * A 502/503/504 with at most `inFlight` in flight came back alone too: not load shed, so it no longer keeps the
+   * limit below its load.
+   */
+  notShed(inFlight: number): void;
   /** Requests that may be in flight now. */
   current(): number;
   /** Whether `latencyMs` is well above what `kind` takes unloaded (false while that is not known): queueing. */
@@ -45,8 +52,9 @@ export const ALONE_IN_FLIGHT = 2;
 
 /**
  * Creates a limit that starts at 2 (or the ceiling, if lower) and is judged once per window of as many requests
- * as the limit (so a burst of slow answers to requests sent before a change counts once): a timeout or a reset in
- * the window halves it; else a request slower than twice (and 20 ms more than) its kind's unloaded latency
+ * as the limit (so a burst of slow answers to requests sent before a change counts once): a timeout, a reset or a
+ * 502/503/504 in the window halves it (and a 502/503/504 with n in flight keeps it below n from then on: a gateway
+ * shedding load past a limit of its own); else a request slower than twice (and 20 ms more than) its kind's unloaded latency
  * lowers it by a quarter; else it rises by one, up to the ceiling. A target far away whose latency does not
  * grow with load keeps the run at the ceiling.
  *
@@ -56,6 +64,9 @@ export const ALONE_IN_FLIGHT = 2;
  */
 export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   const top = Math.max(1, Math.floor(ceiling));
+  /** The requests in flight at each 502/503/504 that came at a new low: the limit stays below the fewest. */
+  const sheds: number[] = [];
+  const most = () => Math.min(top, ...sheds.map((n) => n - 1));
   let limit = Math.min(2, top);
   let pinned = false;
   /** Samples since the last change: a window is as many as the limit. */
@@ -63,7 +74,7 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   const unloaded = new Map<string, number>();
   const changes: LimitChange[] = [];
   let changeCount = 0;
-  /** The worst the current window saw: 2 a timeout or reset, 1 queueing, 0 nothing. */
+  /** The worst the current window saw: 3 load shed at a new low, 2 a timeout, reset or 502/503/504, 1 queueing, 0 nothing. */
   let worst = { level: 0, why: '' };
   const change = (to: number, why: string) => {
     if (to === limit) return;
@@ -79,25 +90,35 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
     unloaded: () => unloaded,
     changes,
     changeCount: () => changeCount,
+    notShed(inFlight) {
+      // The most in flight while it ran is at least what it started with: the largest such shed is its own.
+      const own = Math.max(...sheds.filter((n) => n <= inFlight));
+      if (Number.isFinite(own)) sheds.splice(sheds.indexOf(own), 1);
+    },
     pin(to, why) {
       change(Math.max(1, Math.min(top, to)), why);
       pinned = true;
     },
-    sample({ kind, latencyMs, inFlight, failed }) {
+    sample({ kind, latencyMs, inFlight, failed, shed }) {
       if (pinned) return;
       since += 1;
+      if (shed && inFlight > 1 && inFlight <= most()) {
+        worst = { level: 3, why: `a 502/503/504 with ${inFlight} in flight: at most ${inFlight - 1} from then on` };
+        sheds.push(inFlight);
+      }
       const base = unloaded.get(kind);
       if (!failed && inFlight <= ALONE_IN_FLIGHT && (base === undefined || latencyMs < base)) unloaded.set(kind, latencyMs);
-      if (failed) worst = { level: 2, why: `a request timed out or was reset with ${inFlight} in flight` };
+      if (failed && worst.level < 2)
+        worst = { level: 2, why: `a request ${shed ? 'got a 502/503/504' : 'timed out or was reset'} with ${inFlight} in flight` };
       else if (base !== undefined && queueing(base, latencyMs) && worst.level < 1)
         worst = { level: 1, why: `${kind} took ${duration(latencyMs)} with ${inFlight} in flight, ${duration(base)} alone` };
       if (since < limit) return;
       const seen = worst;
       worst = { level: 0, why: '' };
       since = 0;
-      if (seen.level === 2) change(Math.max(1, Math.floor(limit / 2)), seen.why);
+      if (seen.level >= 2) change(Math.max(1, Math.min(most(), Math.floor(limit / 2))), seen.why);
       else if (seen.level === 1) change(Math.max(1, Math.floor((limit * 3) / 4)), seen.why);
-      else if (limit < top) change(limit + 1, 'latency held');
+      else if (limit < most()) change(limit + 1, 'latency held');
     },
   };
 }

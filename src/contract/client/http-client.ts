@@ -3,11 +3,12 @@
 import { redact, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
 import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
-import { createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
+import { bodyCapsOf, createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
+import type { BodyCaps } from './read-capped.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';
-import { createSendAlone, overloaded, SENT_ALONE_CAP, type SendAlone } from './send-alone.ts';
+import { createSendAlone, overloaded, sendsAgain, SENT_ALONE_CAP, shed, timedOutOrReset, type SendAlone } from './send-alone.ts';
 import { createTimingLog, type TimingLog } from './timing-log.ts';
 import { isCredentialHeader } from './secret-exposure.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
@@ -144,7 +145,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   /** `asks` in order on one connection of their own: an undici Client holds exactly one. */
   const sendOnOneConnection = async (operationId: string, asks: readonly Ask[]): Promise<Exchange[]> => {
     const connection = new Client(new URL(base).origin);
-    const via = createAttempt(options, undiciTransport(connection), stats);
+    // The client's caps: what one body over the cap showed holds on this connection too.
+    const via = createAttempt(options, undiciTransport(connection), stats, sending.caps);
     try {
       const exchanges: Exchange[] = [];
       // Not sent again alone: what one connection shows needs that connection.
@@ -193,7 +195,8 @@ function sendingOf(options: HttpClientOptions): Sending {
   const scheduler = createScheduler({ ...options, limit });
   const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
-  const attempt = createAttempt(options, transport, stats);
+  const caps = bodyCapsOf(options);
+  const attempt = createAttempt(options, transport, stats, caps);
   const cap = options.sendAloneCap ?? SENT_ALONE_CAP;
   // What an answer must not hand out: the key, and the --header values of credential headers only.
   const credentials: Secrets = {
@@ -215,6 +218,7 @@ function sendingOf(options: HttpClientOptions): Sending {
     // The base URL's own path (a deployment under /v1), before a path sent as written.
     endpoint: { base, basePath: new URL(base).pathname.replace(/\/$/, '') },
     attempt,
+    caps,
   };
 }
 
@@ -231,6 +235,7 @@ interface Sending {
   readonly maxRetries: number;
   readonly endpoint: { readonly base: string; readonly basePath: string };
   readonly attempt: ReturnType<typeof createAttempt>;
+  readonly caps: BodyCaps;
 }
 
 /** The request made, with its attempt through `via` (retries counted) and the time its last attempt started. */
@@ -251,11 +256,12 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
       const [started, inFlight] = [performance.now(), sending.scheduler.inFlight()];
       self.startedAt = started;
       const result = await via({ ...made, mayRetry });
-      const [latencyMs, failed] = [performance.now() - started, overloaded(result)];
+      const [latencyMs, failed, shedding] = [performance.now() - started, overloaded(result), shed(result)];
       self.inFlight = Math.max(inFlight, sending.scheduler.inFlight());
-      sending.limit.sample({ kind, latencyMs, inFlight, failed });
+      sending.limit.sample({ kind, latencyMs, inFlight, failed, shed: shedding });
       // The deadline's aborts are the kit's doing: no figure.
-      if (!('error' in result && result.error === DEADLINE_REACHED)) sending.timing.sample(kind, latencyMs, inFlight, failed);
+      if (!('error' in result && result.error === DEADLINE_REACHED))
+        sending.timing.sample(kind, latencyMs, inFlight, shedding ? 'shed' : failed ? 'failed' : 'answered');
       // A probe is an ordinary read: a GET the target answered with success.
       const status = 'response' in result ? result.response?.status : undefined;
       if (made.method === 'GET' && status !== undefined && status >= 200 && status < 300) sending.alone.remember(kind, made);
@@ -289,9 +295,10 @@ async function deliver(
       scheduler.backOff(retryDelay(result.retryAfter, tries));
       continue;
     }
-    const load = overloaded(result) ? sending.alone.loadAt(made.startedAt, made.inFlight) : made.inFlight;
+    // A request given up on may still run at the target, and weigh on later ones; one answered (a 5xx) does not.
+    const load = timedOutOrReset(result) ? sending.alone.loadAt(made.startedAt, made.inFlight) : made.inFlight;
     const exchange = { ...answered(head, made, result, scheduler, tries), inFlight: load };
-    if (!overloaded(result) || load <= 1) return exchange;
+    if (!sendsAgain(result) || load <= 1) return exchange;
     // On a connection of its own, what it does alone elsewhere is another request: it stays not sent again.
     if (!mayGoAlone) return sending.alone.notAgain(exchange);
     // Alone, with the full timeout, and no retry of a 429: its answer is the request's own.

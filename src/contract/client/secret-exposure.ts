@@ -13,22 +13,36 @@ export const isCredentialHeader = (name: string) => /^(authorization|cookie)$|-(
 
 /**
  * What a request carried that an answer may echo: its headers' values and their words (a key after `Bearer`), and
- * its query's values (a key sent in the URL).
+ * its cookies' values, and its query's values (a key sent in the URL).
  *
  * @example
  * carriedBy({ authorization: 'Bearer abc' }, new URL('http://t/alert?api_key=xyz')); // ['Bearer abc', 'Bearer', 'abc', 'xyz']
  */
 export const carriedBy = (headers: Readonly<Record<string, string>>, url: URL): string[] => [
-  ...Object.values(headers).flatMap((value) => [value, ...value.split(/[\s,;]+/)]),
+  // A cookie's value too (`x-api-key=<key>`).
+  ...Object.values(headers).flatMap((value) => [value, ...value.split(/[\s,;=]+/)]),
   ...url.searchParams.values(),
 ];
 
-/** `text` without the credentials the request carried, whole, as sent or URL-encoded. */
+/**
+ * `text` without the credentials the request carried, whole: as sent, URL-encoded (as a query string writes it,
+ * or as encodeURIComponent does), and each of those as a JSON string holds it (`\/` for `/` too).
+ */
 function withoutCarried(text: string, carried: readonly string[]): string {
   let rest = text;
-  for (const value of carried)
-    if (value.length > 0) for (const form of new Set([value, encodeURIComponent(value)])) rest = rest.split(form).join(' ');
+  for (const value of carried) for (const form of carriedForms(value)) rest = rest.split(form).join(' ');
   return rest;
+}
+
+function carriedForms(value: string): Set<string> {
+  if (value.length === 0) return new Set();
+  const encoded = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)];
+  const json = encoded.flatMap((form) => {
+    const escaped = JSON.stringify(form).slice(1, -1);
+    return [escaped, escaped.replaceAll('/', '\\/')];
+  });
+  // Longest first: a form inside a longer one must not cut that one apart.
+  return new Set([...encoded, ...json].sort((a, b) => b.length - a.length));
 }
 
 /**

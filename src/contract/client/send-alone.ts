@@ -1,5 +1,6 @@
-// A request that timed out or lost its connection while others were in flight may have waited behind them (a
-// database still running the queries its client gave up on): it is judged by what it does alone.
+// A request that timed out, lost its connection or got a 5xx while others were in flight may have waited behind
+// them (a database still running the queries its client gave up on) or been shed by a gateway at its limit: it is
+// judged by what it does alone.
 import type { Exchange } from '../types.ts';
 import { DEADLINE_REACHED, TIMED_OUT, type Attempt, type AttemptRequest } from './attempt.ts';
 import type { ConcurrencyLimit } from './concurrency-limit.ts';
@@ -13,9 +14,26 @@ export const SENT_ALONE_CAP = 20;
 /** The longest pause between two probes. */
 const MAX_PAUSE_MS = 2_000;
 
-/** Whether an attempt timed out or lost its connection: what an overloaded target does. */
-export const overloaded = (result: Attempt) =>
+/** Statuses a gateway or a server answers with when it sheds load (Bad Gateway, Service Unavailable, Gateway Timeout). */
+export const SHED_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** Whether an attempt timed out or lost its connection. */
+export const timedOutOrReset = (result: Attempt) =>
   'error' in result && result.error !== undefined && (result.error.startsWith(TIMED_OUT) || result.error.startsWith(CLOSED_BY_TARGET));
+
+const statusOf = (result: Attempt) => ('response' in result ? result.response?.status : undefined);
+
+/** Whether an attempt got a 502, 503 or 504: load shed. */
+export const shed = (result: Attempt) => SHED_STATUSES.has(statusOf(result) ?? 0);
+
+/** Whether an attempt timed out, lost its connection or got a 502/503/504: what an overloaded target does. */
+export const overloaded = (result: Attempt) => timedOutOrReset(result) || shed(result);
+
+/**
+ * Whether an attempt that failed so with others in flight is sent again alone: overloaded, or a 500 (a database's
+ * statement timeout the load brought, most often).
+ */
+export const sendsAgain = (result: Attempt) => overloaded(result) || statusOf(result) === 500;
 
 /** Sends requests again alone; one per client. */
 export interface SendAlone {
@@ -103,7 +121,10 @@ export function createSendAlone(parts: {
         return (await mayGo()) ? resend() : undefined;
       });
       if (!alone || alone.error === DEADLINE_REACHED) return notAgain(first);
-      timing.sentAlone(alone.error ? 'failedAlone' : 'answered');
+      const failed = alone.error !== undefined || (alone.response?.status ?? 0) >= 500;
+      // A 502/503/504 alone too is the request's own answer, not load shed: the limit need not stay below its load.
+      if (SHED_STATUSES.has(first.response?.status ?? 0) && (alone.response?.status ?? 0) >= 500) limit.notShed(first.inFlight ?? 0);
+      timing.sentAlone(failed ? 'failedAlone' : 'answered');
       return { ...alone, firstUnderLoad: first };
     },
   };

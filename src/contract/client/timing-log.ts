@@ -5,8 +5,11 @@ import { ALONE_IN_FLIGHT, type ConcurrencyLimit } from './concurrency-limit.ts';
 
 /** What the client tells the log as requests end. */
 export interface TimingLog {
-  /** One attempt's end: its kind, latency, requests in flight when it started (itself included), failure. */
-  sample(kind: string, latencyMs: number, inFlight: number, failed: boolean): void;
+  /**
+   * One attempt's end: its kind, latency, requests in flight when it started (itself included), and whether it was
+   * answered, timed out or lost its connection (`failed`), or got a 502/503/504 (`shed`).
+   */
+  sample(kind: string, latencyMs: number, inFlight: number, outcome: 'answered' | 'failed' | 'shed'): void;
   probed(): void;
   sentAlone(outcome: 'answered' | 'failedAlone' | 'notSent'): void;
   report(): TimingReport;
@@ -17,21 +20,21 @@ export interface TimingLog {
  *
  * @example
  * const timing = createTimingLog(limit, 20);
- * timing.sample('/alert search', 1800, 1, false);
+ * timing.sample('/alert search', 1800, 1, 'answered');
  * timing.report().kinds; // [{ kind: '/alert search', alone: { count: 1, p50Ms: 1800, p95Ms: 1800 }, failed: 0 }]
  */
 export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog {
   const start = limit.current();
   let [lowest, highest] = [start, start];
-  const kinds = new Map<string, { alone: number[]; underLoad: number[]; failed: number }>();
+  const kinds = new Map<string, { alone: number[]; underLoad: number[]; failed: number; shed: number }>();
   const sentAgain = { answered: 0, failedAlone: 0, notSent: 0, probes: 0 };
   return {
-    sample(kind, latencyMs, inFlight, failed) {
+    sample(kind, latencyMs, inFlight, outcome) {
       const now = limit.current();
       [lowest, highest] = [Math.min(lowest, now), Math.max(highest, now)];
-      const figures = kinds.get(kind) ?? { alone: [], underLoad: [], failed: 0 };
+      const figures = kinds.get(kind) ?? { alone: [], underLoad: [], failed: 0, shed: 0 };
       kinds.set(kind, figures);
-      if (failed) figures.failed += 1;
+      if (outcome !== 'answered') figures[outcome] += 1;
       else (inFlight <= ALONE_IN_FLIGHT ? figures.alone : figures.underLoad).push(latencyMs);
     },
     probed: () => {
@@ -52,11 +55,12 @@ export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog
       },
       kinds: [...kinds]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([kind, { alone, underLoad, failed }]) => ({
+        .map(([kind, { alone, underLoad, failed, shed }]) => ({
           kind,
           ...(alone.length > 0 ? { alone: figuresOf(alone) } : {}),
           ...(underLoad.length > 0 ? { underLoad: figuresOf(underLoad) } : {}),
           failed,
+          ...(shed > 0 ? { shed } : {}),
         })),
       sentAgainAlone: { ...sentAgain, cap },
     }),

@@ -139,7 +139,7 @@ export function keyInText(key: string, seed: number): AuthVariant[] {
   return forms.map(([label, apiKey]) => ({ label: `the key inside other text: ${label}`, apiKey, severity: 'warning' }));
 }
 
-/** Requests without the key: none, empty, random, and other credentials in its place. */
+/** Requests without the key: none, empty, random, other credentials in its place, and the right key elsewhere (query, cookies). */
 export function missingKeys(keyHeader: string, key: string | undefined, seed: number): AuthVariant[] {
   const token = fc.sample(fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 24, maxLength: 24 }), { seed, numRuns: 1 })[0]!;
   return [
@@ -153,16 +153,32 @@ export function missingKeys(keyHeader: string, key: string | undefined, seed: nu
       headers: { authorization: `Basic ${Buffer.from(`admin:${token}`).toString('base64')}` },
       severity: 'error',
     },
-    // The interface puts the key in a header; a server that also takes it from the URL is looser, not broken.
-    ...(key
-      ? [
-          {
-            label: `the right key in the query (?${keyHeader}=…) instead of the header`,
-            apiKey: null,
-            query: { [keyHeader]: key },
-            severity: 'warning' as const,
-          },
-        ]
-      : []),
+    // The interface puts the key in a header; a server that also takes it from the URL or a cookie (session
+    // middleware, a gateway reading browsers' credentials) is looser, not broken.
+    ...(key ? otherCarriers(keyHeader, key) : []),
   ];
 }
+
+/** Names a cookie holding a credential goes by in frameworks and gateways, besides the header's own. */
+export const GENERIC_COOKIES = ['api_key', 'token', 'session'] as const;
+
+/** The right key where the interface does not put it: in the query, in a cookie named after the header, in generic cookies. */
+function otherCarriers(keyHeader: string, key: string): AuthVariant[] {
+  const cookie = cookieValue(key);
+  return [
+    { label: `the right key in the query (?${keyHeader}=…) instead of the header`, apiKey: null, query: { [keyHeader]: key } },
+    {
+      label: `the right key in a cookie (Cookie: ${keyHeader}=…) instead of the header`,
+      apiKey: null,
+      headers: { cookie: `${keyHeader}=${cookie}` },
+    },
+    {
+      label: `the right key in generic cookies (Cookie: ${GENERIC_COOKIES.map((name) => `${name}=…`).join('; ')}) instead of the header`,
+      apiKey: null,
+      headers: { cookie: GENERIC_COOKIES.map((name) => `${name}=${cookie}`).join('; ') },
+    },
+  ].map((variant) => ({ ...variant, severity: 'warning' as const }));
+}
+
+/** `key` as a cookie's value: as it is when RFC 6265 allows its characters there, else URL-encoded (what servers decode). */
+const cookieValue = (key: string) => (/^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/.test(key) ? key : encodeURIComponent(key));

@@ -31,8 +31,10 @@ function testcase(outcome: CheckOutcome, target: string, plan: RunPlan | undefin
       return `${open}<skipped message="${escapeXml(`${outcome.skipCause === 'no-evidence' ? 'no evidence: ' : ''}${outcome.skipReason ?? ''}`)}"/></testcase>`;
     case 'failed':
       return `${open}\n      <failure message="${escapeXml(outcome.failures[0]?.message ?? 'failed')}" type="${outcome.failures.some((f) => f.severity === 'error') ? 'error' : 'warning'}">${details}</failure>\n    </testcase>`;
+    // A warning, or a pass with a note: shown, not failed.
     case 'warned':
-      return `${open}\n      <system-out>${details}</system-out>\n    </testcase>`;
+    case 'passed':
+      return outcome.failures.length > 0 ? `${open}\n      <system-out>${details}</system-out>\n    </testcase>` : `${open}</testcase>`;
     default:
       return `${open}</testcase>`;
   }

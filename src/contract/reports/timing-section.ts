@@ -22,12 +22,12 @@ export function timingSection(timing: TimingReport): string[] {
   ];
   for (const kind of kinds)
     lines.push(
-      `  ${kind.kind}: ${[...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : [])].join('; ')}`,
+      `  ${kind.kind}: ${[...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : []), ...(kind.shed ? [`${kind.shed} answered 502/503/504`] : [])].join('; ')}`,
     );
   const tried = again.answered + again.failedAlone + again.notSent;
   if (tried > 0)
     lines.push(
-      `  failed under load, sent again alone: ${again.answered} answered alone, ${again.failedAlone} failed alone too${again.notSent > 0 ? `, ${again.notSent} not sent again (at most ${again.cap} per run; none on a connection of their own)` : ''}; ${again.probes} probe${again.probes === 1 ? '' : 's'} sent first`,
+      `  failed under load (no response or a 5xx), sent again alone: ${again.answered} answered alone, ${again.failedAlone} failed alone too${again.notSent > 0 ? `, ${again.notSent} not sent again (at most ${again.cap} per run; none on a connection of their own)` : ''}; ${again.probes} probe${again.probes === 1 ? '' : 's'} sent first`,
     );
   return lines;
 }

@@ -19,6 +19,21 @@ describe('the limit of requests in flight, learned from the target', () => {
     expect(createConcurrencyLimit(1).current()).toBe(1);
   });
 
+  it('halves on a 502/503/504 and stays below the load that got it: a gateway shedding past 3 in flight', () => {
+    const limit = createConcurrencyLimit(8);
+    for (let i = 0; i < 300; i += 1) {
+      const inFlight = limit.current();
+      limit.sample({ kind: '/alert page', latencyMs: 20, inFlight, failed: inFlight > 3, shed: inFlight > 3 });
+    }
+    expect(limit.current()).toBe(3);
+    expect(limit.changes.filter((c) => c.from === 3 && c.to === 4)).toHaveLength(1);
+    expect(limit.changes.find((c) => c.to < c.from)?.why).toBe('a 502/503/504 with 4 in flight: at most 3 from then on');
+    // The 503 came back alone too: the request's own answer, not load shed; the limit climbs again.
+    limit.notShed(4);
+    answer(limit, 100, '/alert page', () => 20);
+    expect(limit.current()).toBe(8);
+  });
+
   it('settles where latency starts to grow with what is in flight (a server that queues past 4)', () => {
     const limit = createConcurrencyLimit(8);
     // 35 ms alone; each request past 4 in flight waits for one ahead of it.

@@ -83,7 +83,7 @@ describe('bodies: capped, cut once, the timeout covers them', () => {
 
     for (const exchange of kept.slice(1)) {
       expect(exchange.error).toMatch(
-        /^body larger than 1048576 bytes; reading stopped \(after a body over 16777216 bytes earlier in this run/,
+        /^body larger than 65536 bytes; reading stopped \(after a body over 16777216 bytes earlier in this run/,
       );
       expect(exchange.response?.text.length).toBeLessThanOrEqual(4096);
     }
@@ -91,6 +91,65 @@ describe('bodies: capped, cut once, the timeout covers them', () => {
     for (const sent of bytes.slice(1)) expect(sent).toBeLessThan(8 * MiB);
     expect(growth).toBeLessThan(64 * MiB);
     expect(http.stats).toEqual({ sent: 44, retried: 0, cut: 44 });
+  });
+
+  it('reads past the small cap one body at a time: of requests sent together, one endless body is read to the full cap', async () => {
+    const bytes: number[] = [];
+    const http = client(await listen(endless(bytes)), { concurrency: 8 });
+    const asks = Array.from({ length: 6 }, (_, i) => ({ path: '/alert', query: { page: String(i + 1) } }));
+    const exchanges = await Promise.all(http.sendTogether('listAlerts', asks));
+    const full = exchanges.filter((e) => e.error === `body larger than ${16 * MiB} bytes; reading stopped`);
+    expect(full).toHaveLength(1);
+    for (const exchange of exchanges.filter((e) => !full.includes(e))) expect(exchange.error).toMatch(/^body larger than 65536 bytes/);
+    expect(bytes.filter((sent) => sent > 8 * MiB)).toHaveLength(1);
+    // And a connection of its own knows it too.
+    const [alone] = await http.sendOnOneConnection!('listAlerts', [{ path: '/alert', query: {} }]);
+    expect(alone!.error).toMatch(/^body larger than 65536 bytes/);
+  });
+
+  it('reads bodies over the small cap and under the full one whole, one after another', async () => {
+    const page = JSON.stringify([{ id: 'a', note: 'x'.repeat(3 * MiB) }]);
+    const target = await listen((_request, response) => json(response, 200, JSON.parse(page)));
+    const http = client(target, { concurrency: 4 });
+    const exchanges = await Promise.all(
+      http.sendTogether(
+        'listAlerts',
+        [0, 1, 2].map(() => ({ path: '/alert', query: {} })),
+      ),
+    );
+    expect(exchanges.map((e) => [e.error, e.response?.text.length])).toEqual([0, 1, 2].map(() => [undefined, page.length]));
+  });
+
+  it('a body still coming at the timeout past the small cap is a body without end, not a timeout: never sent again alone', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const target = await listen((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('[');
+      // Slow: 64 KiB every 10 ms, about 6 MB/s, never reaching the full cap within the timeout.
+      const timer = setInterval(() => (response.destroyed ? clearInterval(timer) : response.write(chunk)), 10);
+      response.on('close', () => clearInterval(timer));
+    });
+    const http = client(target, { timeoutMs: 800, concurrency: 4 });
+    const exchanges = await Promise.all(
+      http.sendTogether(
+        'listAlerts',
+        [0, 1].map(() => ({ path: '/alert', query: {} })),
+      ),
+    );
+    // The one that read on past the small cap; the other waited its turn there, and is cut at once (or at its own
+    // timeout, if that came first: a body past the small cap still, never a timeout).
+    const late = 'body larger than N bytes and still coming after 800 ms (past N bytes, a body without end at this speed); reading stopped';
+    const cut =
+      'body larger than N bytes; reading stopped (after a body still coming after 800 ms past N bytes earlier in this run, later ones are read only up to N)';
+    const errors = exchanges.map((e) => e.error!.replace(/\d{5,}/g, 'N'));
+    expect(errors).toContain(late);
+    for (const error of errors) expect([late, cut]).toContain(error);
+    for (const exchange of exchanges) expect(exchange.firstUnderLoad).toBeUndefined();
+    expect(http.timing!.report().sentAgainAlone).toMatchObject({ answered: 0, failedAlone: 0, notSent: 0 });
+    expect(http.timing!.report().kinds.every((k) => k.failed === 0)).toBe(true);
+    // Later bodies are read to the small cap only.
+    const later = await http.send('listAlerts', '/alert', {});
+    expect(later.error).toMatch(/^body larger than 65536 bytes; reading stopped \(after a body still coming/);
   });
 
   it('trusts a declared Content-Length over the cap: reads only the head', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyInText, wrongKeys } from '../../../src/contract/material/wrong-keys.ts';
+import { keyInText, missingKeys, wrongKeys } from '../../../src/contract/material/wrong-keys.ts';
 
 const KEY = 'tempmon-dev-key';
 
@@ -37,5 +37,21 @@ describe('credentials as a grammar', () => {
       expect(variant.severity).toBe('warning');
       expect(variant.apiKey).toContain(KEY);
     }
+  });
+
+  it('a warning for the right key where the interface does not put it: the query, a cookie named after the header, generic cookies', () => {
+    const elsewhere = (header: string, key: string) =>
+      missingKeys(header, key, 5)
+        .filter((v) => v.query || v.headers?.cookie)
+        .map((v) => ({ query: v.query, cookie: v.headers?.cookie, severity: v.severity, noHeader: v.apiKey === null }));
+    expect(elsewhere('x-gateway-key', KEY)).toEqual([
+      { query: { 'x-gateway-key': KEY }, cookie: undefined, severity: 'warning', noHeader: true },
+      { query: undefined, cookie: `x-gateway-key=${KEY}`, severity: 'warning', noHeader: true },
+      { query: undefined, cookie: `api_key=${KEY}; token=${KEY}; session=${KEY}`, severity: 'warning', noHeader: true },
+    ]);
+    // A key with characters a cookie cannot hold goes URL-encoded, as servers decode it.
+    expect(elsewhere('x-api-key', 'a;b c')[1]!.cookie).toBe('x-api-key=a%3Bb%20c');
+    // No key to put elsewhere: no such variant.
+    expect(missingKeys('x-api-key', undefined, 5).filter((v) => v.query || v.headers?.cookie)).toEqual([]);
   });
 });

@@ -94,7 +94,9 @@ describe('the console report', () => {
       'timing: 1 to 8 requests in flight (ceiling 8, 3 at the end); lowered 1 time, first as a request timed out or was reset with 8 in flight',
     );
     expect(text).toContain('  /alert search: alone p50 1.8 s, p95 2.1 s (40); under load p50 6.0 s, p95 9.9 s (9); 3 timed out or reset');
-    expect(text).toContain('  failed under load, sent again alone: 2 answered alone, 1 failed alone too; 5 probes sent first');
+    expect(text).toContain(
+      '  failed under load (no response or a 5xx), sent again alone: 2 answered alone, 1 failed alone too; 5 probes sent first',
+    );
   });
 
   it('says on the reproduce line how many were in flight, and for a request sent again alone what the first sending got', () => {

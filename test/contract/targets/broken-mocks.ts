@@ -74,6 +74,18 @@ const shiftedPages = (shift: number) => async (request: Request, next: Next) => 
   return new Response(JSON.stringify(records), { status: 200, headers: response.headers });
 };
 
+/** `request` with the key taken from the first of the cookies `names` when it carries no key header. */
+function keyFromCookie(request: Request, names: readonly string[]): Request {
+  if (request.headers.get(KEY_HEADER)) return request;
+  const cookies = new Map(
+    (request.headers.get('cookie') ?? '')
+      .split(/;\s*/)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+  const value = names.map((name) => cookies.get(name)).find((v) => v !== undefined);
+  return value === undefined ? request : withHeader(request, KEY_HEADER, decodeURIComponent(value));
+}
+
 let flip = 0;
 
 /** The faults the contract kit must catch, each by the check named. */
@@ -129,6 +141,20 @@ export const FAULTS: readonly Fault[] = [
     caughtBy: 'ignored_auth',
     severity: 'error',
     handle: (request, next) => next(request.headers.get(KEY_HEADER) ? withHeader(request, KEY_HEADER, VALID_KEY) : request),
+  },
+  {
+    // Session middleware in front of the API: a cookie named after the header stands in for it.
+    name: 'the key read from a cookie named after the header',
+    caughtBy: 'ignored_auth',
+    severity: 'warning',
+    handle: (request, next) => next(keyFromCookie(request, [KEY_HEADER])),
+  },
+  {
+    // A gateway that also reads browsers' credentials from a generic cookie.
+    name: 'the key read from a session cookie',
+    caughtBy: 'ignored_auth',
+    severity: 'warning',
+    handle: (request, next) => next(keyFromCookie(request, ['session'])),
   },
   {
     name: 'pageSize ignored',

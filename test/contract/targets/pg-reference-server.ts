@@ -119,7 +119,9 @@ export async function servePg(options: {
 function problem(response: ServerResponse, status: number, title: string, detail?: string) {
   if (response.headersSent) return void response.destroy();
   response.writeHead(status, { 'content-type': 'application/problem+json' });
-  response.end(JSON.stringify({ type: 'about:blank', title, status, ...(detail ? { detail } : {}) }));
+  // `instance`: the request's URL as sent (a common choice; with the key in the query, an echo of it).
+  const instance = response.req?.url;
+  response.end(JSON.stringify({ type: 'about:blank', title, status, ...(detail ? { detail } : {}), ...(instance ? { instance } : {}) }));
 }
 
 const sameKey = (given: string, key: string) => {
