@@ -102,6 +102,9 @@ export interface Failure {
   readonly harEntries?: readonly number[];
 }
 
+/** A failure as a check reports it; the runner adds the check's name and the operation. */
+export type Finding = Omit<Failure, 'check' | 'operationId'>;
+
 /**
  * Why a check gave no verdict. `not-applicable`: the rule does not apply to this target or run (an opt-in
  * check whose flag is absent, an optional header the target does not send). `no-evidence`: the target's

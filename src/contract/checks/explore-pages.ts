@@ -2,11 +2,11 @@ import { searchAnswerFinding } from '../material/lenient-match.ts';
 import { preview } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import { explore, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
 import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
-import type { Exchange } from '../types.ts';
 import type { AuthVariant } from '../material/wrong-keys.ts';
 import type { ExplorationState } from '../explore/exploration-state.ts';
 

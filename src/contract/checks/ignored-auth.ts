@@ -2,8 +2,8 @@ import { answered, describeAnswers, preview, unanswered } from '../model/answers
 import { recordsOf } from '../records.ts';
 import { noEvidence, notApplicable, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
-import type { Exchange } from '../types.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import { keyInText, missingKeys, wrongKeys } from '../material/wrong-keys.ts';
 
 /** Generated look-alike keys per operation, besides the fixed variants. */

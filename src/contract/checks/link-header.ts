@@ -1,4 +1,5 @@
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding } from '../types.ts';
 import { recountAgain } from '../moment/at-once.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { needRecords } from '../model/answers.ts';

@@ -5,9 +5,9 @@ import { sendEach } from '../moment/at-once.ts';
 import { defaultPageSize, firstPage } from '../model/listing-query.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import type { Claim } from '../versions/rule.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
-import type { Exchange } from '../types.ts';
 import { pageSizeRange } from '../material/generated-request.ts';
 import { ambiguousIntegerForms, generatedInvalidIntegers, invalidIntegerValues, type AmbiguousForm } from '../material/invalid-values.ts';
 

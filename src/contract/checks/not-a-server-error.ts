@@ -1,8 +1,8 @@
-import type { Finding, ResponseCheck } from '../model/check.ts';
+import type { ResponseCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import { preview } from '../model/answers.ts';
 import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 import { SHED_STATUSES } from '../client/send-alone.ts';
-import type { Exchange } from '../types.ts';
 import { duration } from '../../shared/duration.ts';
 
 const took = (exchange: Exchange) => (exchange.response?.durationMs === undefined ? '' : ` in ${duration(exchange.response.durationMs)}`);

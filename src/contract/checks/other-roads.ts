@@ -3,9 +3,9 @@ import type { OperationContext } from '../model/context.ts';
 import { describeAnswers, preview, unanswered } from '../model/answers.ts';
 import { noEvidence, notApplicable, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import type { SendOptions } from '../client/http-client.ts';
-import type { Exchange } from '../types.ts';
 
 /** One road to the listing other than GET on its path, sent without any credential. */
 interface Road {

@@ -4,7 +4,8 @@ import { judgeAnswer } from '../model/judge-answer.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
 import { pageQuery } from '../model/listing-query.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding } from '../types.ts';
 
 /**
  * A page past the end is 200 [] (assumed: a warning; records there are an error). Past --max-pages the end

@@ -3,9 +3,9 @@ import { recordsOf } from '../records.ts';
 import { listingTotal, needListing, pagesHolding, sizeExchanges } from '../model/listing.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { pageQuery, largestPageSize, firstPage } from '../model/listing-query.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
-import type { Exchange } from '../types.ts';
 
 /**
  * A page holds pageSize records, or all the rest on the last page. Past --max-pages, the end the kit found

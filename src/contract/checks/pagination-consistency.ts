@@ -3,10 +3,10 @@ import { identities, recordsOf } from '../records.ts';
 import { needListing, listingTotal, pagesHolding, type Listing } from '../model/listing.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
 import { judgeAnswer, judgeTogether } from '../model/judge-answer.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 import { partly } from '../model/skip.ts';
-import type { Exchange } from '../types.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is

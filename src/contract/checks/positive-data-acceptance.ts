@@ -2,8 +2,8 @@ import { answered, describeAnswers, unusable } from '../model/answers.ts';
 import { recordsOf } from '../records.ts';
 import { noEvidence } from '../model/skip.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
-import type { Exchange } from '../types.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import { boundaryIntegerValues } from '../material/invalid-values.ts';
 
 /** page 1, pageSize at its minimum and maximum, and an unknown extra parameter get 200 with an array. */

@@ -1,5 +1,5 @@
-import type { Finding, ResponseCheck } from '../model/check.ts';
-import type { Exchange } from '../types.ts';
+import type { ResponseCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 import { duration } from '../../shared/duration.ts';
 

@@ -1,10 +1,10 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
-import type { Finding, ResponseCheck } from '../model/check.ts';
+import type { ResponseCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 import { preview } from '../model/answers.ts';
 import type { SchemaIssue } from '../../spec/schema-validator.ts';
-import type { Exchange } from '../types.ts';
 import { documentedResponse } from '../material/documented-response.ts';
 import { needsRecord, needsResponse } from '../material/needs.ts';
 

@@ -1,10 +1,10 @@
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import { needRecords } from '../model/answers.ts';
 import { identities, identity, recordsOf } from '../records.ts';
 import { needListing, pagesHolding, tooLong } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
 import { firstPage, pageQuery, largestPageSize } from '../model/listing-query.ts';
-import type { Exchange } from '../types.ts';
 import { containsTerm, pickSearchTerm } from '../material/search-term.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 

@@ -1,10 +1,10 @@
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import { describeAnswers, preview, unanswered } from '../model/answers.ts';
 import { recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
-import type { Exchange } from '../types.ts';
 import { hazardProbes } from '../material/hazard-terms.ts';
 import { searchAnswerFinding } from '../material/lenient-match.ts';
 

@@ -3,10 +3,10 @@ import { identities, recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
 import { recheckOf } from '../moment/at-once.ts';
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import { partly } from '../model/skip.ts';
 import type { OperationContext } from '../model/context.ts';
-import type { Exchange } from '../types.ts';
 import { noMatchTerm } from '../material/search-term.ts';
 
 /**

@@ -1,4 +1,5 @@
-import type { Finding, ScenarioCheck } from '../model/check.ts';
+import type { ScenarioCheck } from '../model/check.ts';
+import type { Finding } from '../types.ts';
 import type { Listing } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
 import { recountAgain, type Recheck } from '../moment/at-once.ts';

@@ -1,6 +1,7 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
-import type { Finding, ResponseCheck } from '../model/check.ts';
+import type { ResponseCheck } from '../model/check.ts';
+import type { Finding } from '../types.ts';
 import { preview } from '../model/answers.ts';
 import { recordsOf } from '../records.ts';
 import { needsRecord } from '../material/needs.ts';

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { answered, describeAnswers } from '../model/answers.ts';
 import { noEvidence, partly, type Partly, type Skip } from '../model/skip.ts';
-import type { Finding } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 import { REREADS } from '../moment/live-data.ts';
 import { atOneMoment } from '../moment/one-moment.ts';
-import type { Exchange } from '../types.ts';
 import type { GeneratedRequest, ResolvedRequest } from '../material/generated-request.ts';
 import type { ExplorationState, Resync } from './exploration-state.ts';
 

@@ -1,10 +1,9 @@
 import { answerTally } from '../model/answers.ts';
 import { noEvidence } from '../model/skip.ts';
-import { outcomeBase, type Finding, type ResponseCheck } from '../model/check.ts';
+import { outcomeBase, type ResponseCheck } from '../model/check.ts';
+import type { Finding, Place, CheckOutcome, Exchange, Failure } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 import { comparePlaces } from '../client/exchange-recorder.ts';
-import type { Place } from '../types.ts';
-import type { CheckOutcome, Exchange, Failure } from '../types.ts';
 
 interface Folded {
   failure: Failure;

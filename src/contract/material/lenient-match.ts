@@ -1,6 +1,6 @@
 import { preview } from '../model/answers.ts';
 import { identities } from '../records.ts';
-import type { Finding } from '../model/check.ts';
+import type { Finding } from '../types.ts';
 import { containsTerm } from './search-term.ts';
 
 /**

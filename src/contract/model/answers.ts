@@ -1,8 +1,7 @@
 // What an exchange's answer holds and how it is told in a few words: records, identities, previews, tallies.
-import type { Exchange } from '../types.ts';
+import type { Exchange, Finding } from '../types.ts';
 import { recordsOf } from '../records.ts';
 import { type Skip, noEvidence } from './skip.ts';
-import type { Finding } from './check.ts';
 
 /** Cuts a value's text for a report line. */
 export function preview(value: unknown, max = 120): string {

@@ -1,10 +1,7 @@
 // What a check is: a response check judging every answer, or a scenario check sending its own requests.
-import type { Exchange, Failure } from '../types.ts';
+import type { Exchange, Finding } from '../types.ts';
 import type { Partly, Skip } from './skip.ts';
 import type { OperationContext } from './context.ts';
-
-/** A failure as a check reports it; the runner adds the check's name and the operation. */
-export type Finding = Omit<Failure, 'check' | 'operationId'>;
 
 interface CheckBase {
   /** Stable name, used by --checks and in every report. */

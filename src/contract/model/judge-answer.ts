@@ -1,7 +1,6 @@
 // An answer judged by the versions rule the way a check reports it: a pass, a finding naming the versions, or
 // what the run could not tell.
-import type { Finding } from './check.ts';
-import type { Exchange } from '../types.ts';
+import type { Finding, Exchange } from '../types.ts';
 import type { Judged, ListingVersions } from '../versions/listing-versions.ts';
 import type { Claim } from '../versions/rule.ts';
 

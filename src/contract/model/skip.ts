@@ -1,6 +1,5 @@
 // A check that gave no verdict: not applicable here, or without the evidence it needs.
-import type { SkipCause } from '../types.ts';
-import type { Finding } from './check.ts';
+import type { SkipCause, Finding } from '../types.ts';
 
 /** A check that gave no verdict, and why (see {@link SkipCause}). */
 export interface Skip {

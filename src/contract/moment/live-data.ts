@@ -1,9 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { firstPage, largestPageSize, pageQuery, countHeader } from '../model/listing-query.ts';
 import { identities, recordsOf } from '../records.ts';
-import type { Finding } from '../model/check.ts';
+import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
-import type { Exchange } from '../types.ts';
 import { sendTogether } from './at-once.ts';
 
 /** Re-reads of the first page when its answers differ, to tell data that lives from answers that are broken. */

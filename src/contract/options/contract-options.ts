@@ -1,8 +1,7 @@
 // The options of runContract, apart from the runner: the public entry re-exports them, and nothing here may
 // name undici or node:http (dist/index.d.ts must type-check without @types/node).
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import type { Place } from '../types.ts';
-import type { Exchange, FetchLike } from '../types.ts';
+import type { Place, Exchange, FetchLike } from '../types.ts';
 
 /** Options of {@link runContract}. */
 export interface ContractOptions {

@@ -1,8 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { comparePlaces } from '../client/exchange-recorder.ts';
-import type { Place } from '../types.ts';
-import type { ContractReport, Exchange } from '../types.ts';
+import type { Place, ContractReport, Exchange } from '../types.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
