@@ -161,4 +161,49 @@ export const CONTRACT_DEFAULTS = {
     readonly [F in WithDefault as F['option']]: F['default'];
   }),
   rereadIntervalMs: 1_000,
+  /** A body is read up to this (a larger one is cut, and later ones read only up to a smaller cap). */
+  maxBodyBytes: 16 * 1024 * 1024,
 } as const;
+
+/** The options every default of which is applied: what a run works with, so no step applies one again. */
+export type SettledOptions = ContractOptions &
+  Required<
+    Pick<
+      ContractOptions,
+      | 'strict'
+      | 'timeoutMs'
+      | 'maxPages'
+      | 'maxBodyBytes'
+      | 'seed'
+      | 'examples'
+      | 'maxDurationMs'
+      | 'concurrency'
+      | 'maxRetries'
+      | 'rereadIntervalMs'
+      | 'maxStalenessMs'
+    >
+  >;
+
+/**
+ * `options` with every default applied, once, the seed drawn when none was given.
+ *
+ * @example
+ * const settled = withDefaults({ target, document }); // settled.concurrency === 8
+ */
+export function withDefaults(options: ContractOptions): SettledOptions {
+  const d = CONTRACT_DEFAULTS;
+  return {
+    ...options,
+    strict: options.strict ?? false,
+    timeoutMs: options.timeoutMs ?? d.timeoutMs,
+    maxPages: options.maxPages ?? d.maxPages,
+    maxBodyBytes: options.maxBodyBytes ?? d.maxBodyBytes,
+    seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
+    examples: options.examples ?? d.examples,
+    maxDurationMs: options.maxDurationMs ?? d.maxDurationMs,
+    concurrency: options.concurrency ?? d.concurrency,
+    maxRetries: options.maxRetries ?? d.maxRetries,
+    rereadIntervalMs: options.rereadIntervalMs ?? d.rereadIntervalMs,
+    maxStalenessMs: options.maxStalenessMs ?? d.maxStalenessMs,
+  };
+}

@@ -54,7 +54,8 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
   const unloaded = scope.client.limit?.unloaded();
   const kindOf = requestKind(runs.map(({ operation }) => operation));
   const pageMs = Math.max(0, ...runs.map(({ operation }) => unloaded?.get(kindOf(operation.path, {})) ?? 0));
-  const searchMs = timed.map((ms) => ms ?? scope.options.timeoutMs ?? 0);
+  // A timed search that got no answer took at least the timeout.
+  const searchMs = timed.map((ms) => ms ?? scope.options.timeoutMs);
   const coverings = runs.map(({ context }) => coveringCosts(context.parameters));
   const cost = ({ examples, covering, specialTerms }: Breadth) =>
     searchMs.reduce((total, ms, i) => {

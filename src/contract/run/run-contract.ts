@@ -4,7 +4,7 @@ import { createHttpClient, type HttpClient } from '../client/http-client.ts';
 import { requestKind } from '../model/listing-query.ts';
 import { grade } from '../grading/grade.ts';
 import type { Check } from '../model/check.ts';
-import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
+import { CONTRACT_FLAGS, type SettledOptions, withDefaults } from '../options/contract-flags.ts';
 import type { ContractOptions } from '../options/contract-options.ts';
 import { listListings, type Operation } from '../../spec/operations.ts';
 import { requireDocument } from '../../spec/require-document.ts';
@@ -28,14 +28,15 @@ export type { ContractOptions } from '../options/contract-options.ts';
  * const report = await runContract({ target: 'https://api.example.com/v1', apiKey, document });
  * process.exitCode = report.verdict === 'conformant' ? 0 : 1;
  */
-export async function runContract(options: ContractOptions): Promise<ContractReport> {
-  requireDocument(options.document, 'runContract({ document })');
+export async function runContract(asked: ContractOptions): Promise<ContractReport> {
+  requireDocument(asked.document, 'runContract({ document })');
+  const options = withDefaults(asked);
   const checks = checksOf(options);
   const operations = listListings(options.document);
   const stopAt = new AbortController();
   const client = clientOf(options, operations, stopAt.signal);
   const judges = await loadJudges(options.document);
-  const maxDurationMs = options.maxDurationMs ?? CONTRACT_DEFAULTS.maxDurationMs;
+  const { maxDurationMs } = options;
   // The deadline counts from the first request: loading the validator is the kit's own cost.
   const timer = setTimeout(() => stopAt.abort(), maxDurationMs);
   timer.unref();
@@ -57,7 +58,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
     return grade({
       coverage,
       target: options.target,
-      strict: options.strict ?? false,
+      strict: options.strict,
       outcomes,
       stats: client.stats,
       seed,
@@ -71,48 +72,51 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
 }
 
 /** The checks asked for, refusing a combination that cannot run. */
-function checksOf(options: ContractOptions): Check[] {
+function checksOf(options: SettledOptions): Check[] {
   const checks = selectChecks(options.checks);
-  if (options.checks && options.maxResponseTimeMs === undefined && options.checks.includes('max_response_time')) {
-    throw new ContractSetupError('--checks max_response_time needs --max-response-time MS');
+  // A check asked for by name whose opt-in option is absent could only be skipped: the run refuses it instead.
+  for (const check of options.checks ? checks : []) {
+    const flag = CONTRACT_FLAGS.find((f) => `--${f.name}` === check.optIn);
+    if (flag && 'option' in flag && options[flag.option] === undefined)
+      throw new ContractSetupError(`--checks ${check.name} needs ${check.optIn}${'value' in flag ? ` ${flag.value}` : ''}`);
   }
   return checks;
 }
 
 /** The run's client: the key in the header the spec names (none when no listing is secured by one). */
-function clientOf(options: ContractOptions, operations: readonly Operation[], deadline: AbortSignal): HttpClient {
+function clientOf(options: SettledOptions, operations: readonly Operation[], deadline: AbortSignal): HttpClient {
   const apiKeyHeader = operations.find((op) => op.apiKeyHeader)?.apiKeyHeader;
   return createHttpClient({
     target: options.target,
     ...(apiKeyHeader ? { apiKeyHeader } : {}),
-    timeoutMs: options.timeoutMs ?? CONTRACT_DEFAULTS.timeoutMs,
-    maxBodyBytes: options.maxBodyBytes ?? 16 * 1024 * 1024,
+    timeoutMs: options.timeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
     signal: deadline,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.rate !== undefined ? { rate: options.rate } : {}),
-    concurrency: options.concurrency ?? CONTRACT_DEFAULTS.concurrency,
+    concurrency: options.concurrency,
     requestKind: requestKind(operations),
-    maxRetries: options.maxRetries ?? CONTRACT_DEFAULTS.maxRetries,
+    maxRetries: options.maxRetries,
   });
 }
 
 /** What every step shares: the settings each context is made with, the seed drawn when none was given. */
-function scopeOf(options: ContractOptions, made: Omit<RunScope, 'options' | 'settings' | 'rereadMs'>): RunScope {
+function scopeOf(options: SettledOptions, made: Omit<RunScope, 'options' | 'settings' | 'rereadMs'>): RunScope {
   const settings = {
-    maxPages: options.maxPages ?? CONTRACT_DEFAULTS.maxPages,
-    seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
-    examples: options.examples ?? CONTRACT_DEFAULTS.examples,
+    maxPages: options.maxPages,
+    seed: options.seed,
+    examples: options.examples,
     ...(options.covering !== undefined ? { covering: options.covering } : {}),
     ...(options.specialTerms !== undefined ? { specialTerms: options.specialTerms } : {}),
     apiKey: options.apiKey,
-    concurrency: options.concurrency ?? CONTRACT_DEFAULTS.concurrency,
+    concurrency: options.concurrency,
     pathsAsWritten: options.fetch === undefined,
-    maxStalenessMs: options.maxStalenessMs ?? CONTRACT_DEFAULTS.maxStalenessMs,
+    maxStalenessMs: options.maxStalenessMs,
     ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
   };
-  return { ...made, options, settings, rereadMs: options.rereadIntervalMs ?? CONTRACT_DEFAULTS.rereadIntervalMs };
+  return { ...made, options, settings, rereadMs: options.rereadIntervalMs };
 }
 
 export { ALL_CHECKS, ContractSetupError };

@@ -4,14 +4,14 @@ import type { Track } from '../client/exchange-recorder.ts';
 import type { Check } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import { noEvidence, type Skip } from '../model/skip.ts';
-import type { ContractOptions } from '../options/contract-options.ts';
+import type { SettledOptions } from '../options/contract-flags.ts';
 import type { Operation } from '../../spec/operations.ts';
 import type { Judges } from '../model/judges.ts';
 import { createOperationContext, type ContextLinks, type ContextSettings } from './operation-context.ts';
 
 /** What the steps of one run share; made once, never changed. */
 export interface RunScope {
-  readonly options: ContractOptions;
+  readonly options: SettledOptions;
   readonly checks: readonly Check[];
   readonly client: HttpClient;
   readonly judges: Judges;
