@@ -1,7 +1,7 @@
 // The history of one listing's versions as the run saw them: which version each read of its head showed, and when;
 // which versions an answer may come from (the rule's admissible versions), and how stale the listing was seen to be.
 import type { ConsistencyFigures } from '../types.ts';
-import { createLineage, type Lineage, type Matcher, type Version } from './lineage.ts';
+import { createLineage, type Lineage, type Matcher } from './lineage.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,7 +33,9 @@ export interface ListingHistory {
    * the newest version some read answered by `sent - widenMs` showed, to the oldest some read sent after
    * `answered + widenMs` showed (or the newest known).
    */
-  admissible(span: Span, widenMs: number): { readonly low: number; readonly high: number } | undefined;
+  admissible(span: Span, widenMs: number, behind?: number): { readonly low: number; readonly high: number } | undefined;
+  /** The most versions a read of the head was behind one already seen answered before it was sent (replicas apart). */
+  behindVersions(): number;
   /** The tails a version of `top` may have: known from reads that sent a count, else between what they allow. */
   tails(top: number): { readonly low: number; readonly high: number };
   /** The oldest and the newest version seen (tops): versions outside never were, as far as the run saw. */
@@ -61,13 +63,17 @@ export function createHistory(matches: Matcher): ListingHistory {
   let baseTop = 0;
   const sightings: Sighting[] = [];
   let searchLag = 0;
+  // Measured as sightings come (in the order answered): how far and how long a read was behind what was seen before it.
+  const measured = { behind: 0, stale: 0 };
   // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
   let early: { records: readonly Json[]; span: Span; count?: number; connection?: number }[] | undefined = [];
   const take = (records: readonly Json[], span: Span, count?: number, connection?: number) => {
     const top = lineage!.head(records);
     if (top === undefined) return false;
     const tail = count !== undefined ? top - count : undefined;
-    sightings.push({ ...span, top, ...(tail !== undefined ? { tail } : {}), ...(connection !== undefined ? { connection } : {}) });
+    const sighting = { ...span, top, ...(tail !== undefined ? { tail } : {}), ...(connection !== undefined ? { connection } : {}) };
+    measure(measured, sightings, sighting);
+    sightings.push(sighting);
     return true;
   };
   const history: ListingHistory = {
@@ -90,87 +96,93 @@ export function createHistory(matches: Matcher): ListingHistory {
       }
       return take(records, span, count, connection);
     },
-    admissible(span, widenMs) {
-      if (!lineage) return undefined;
-      let low = Number.NEGATIVE_INFINITY;
-      let high = Number.POSITIVE_INFINITY;
-      for (const s of sightings) {
-        // A read answered exactly `widenMs` before is as old as the staleness allows: its version is not yet left behind.
-        if (s.answered < span.sent - widenMs) low = Math.max(low, s.top);
-        if (s.sent > span.answered + widenMs) high = Math.min(high, s.top);
-      }
-      const { oldest, newest } = history.seen()!;
-      return { low: Math.max(oldest, Math.min(low, newest)), high: Math.min(newest, Math.max(high, oldest)) };
-    },
+    admissible: (span, widenMs, behind = 0) => (lineage ? admissibleIn(sightings, history.seen()!, span, widenMs, behind) : undefined),
+    behindVersions: () => measured.behind,
     seen: () => (lineage ? { oldest: Math.min(baseTop, ...sightings.map((s) => s.top)), newest: lineage.ids.length } : undefined),
-    tails(top) {
-      let low = lineage?.complete ? 0 : Number.NEGATIVE_INFINITY;
-      let high = Number.POSITIVE_INFINITY;
-      for (const s of sightings) {
-        if (s.tail === undefined) continue;
-        if (s.top <= top) low = Math.max(low, s.tail);
-        if (s.top >= top) high = Math.min(high, s.tail);
-      }
-      // No read sent a count: records leave the tail at most as fast as they arrive (a window), or not at all.
-      if (high === Number.POSITIVE_INFINITY) high = Number.isFinite(low) ? low + Math.max(0, top - baseTop) : low;
-      return { low, high: Math.max(low, high) };
-    },
+    tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top),
     agedBy(top, at) {
       const newer = sightings.filter((s) => s.top > top).map((s) => s.answered);
       return newer.length === 0 ? 0 : Math.max(0, at - Math.min(...newer));
     },
-    staleness: (kind) => (kind === 'search' ? Math.max(searchLag, pageStaleness(sightings)) : pageStaleness(sightings)),
+    staleness: (kind) => (kind === 'search' ? Math.max(searchLag, measured.stale) : measured.stale),
     noteSearchLag(ms) {
       searchLag = Math.max(searchLag, ms);
     },
-    figures: () => figuresOf(sightings, lineage, baseTop, searchLag),
+    figures: () =>
+      figuresOf(sightings, lineage, baseTop, {
+        behind: measured.behind,
+        page: measured.stale,
+        search: Math.max(searchLag, measured.stale),
+      }),
   };
   return history;
 }
 
-/**
- * How stale the reads of the head were seen to be: the most time a read was sent after a newer version than the
- * one it showed had been seen answered (0 on a listing every read saw at one moment).
- */
-function pageStaleness(sightings: readonly Sighting[]): number {
-  let most = 0;
-  const byAnswer = [...sightings].sort((a, b) => a.answered - b.answered);
+/** See ListingHistory.admissible: `seen` bounds what is admissible to the versions the run saw. */
+function admissibleIn(
+  sightings: readonly Sighting[],
+  seen: { readonly oldest: number; readonly newest: number },
+  span: Span,
+  widenMs: number,
+  behind: number,
+): { readonly low: number; readonly high: number } {
+  let [low, current] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  let high = Number.POSITIVE_INFINITY;
   for (const s of sightings) {
-    const newer = byAnswer.find((t) => t.top > s.top && t.answered < s.sent);
-    if (newer) most = Math.max(most, s.sent - newer.answered);
+    // A read answered exactly `widenMs` before is as old as the staleness allows: its version is not yet left behind.
+    if (s.answered < span.sent - widenMs) low = Math.max(low, s.top);
+    if (s.answered < span.sent) current = Math.max(current, s.top);
+    if (s.sent > span.answered + widenMs) high = Math.min(high, s.top);
   }
-  return most;
+  // Replicas seen a few versions apart: an answer may come from one that many versions behind the current one.
+  low = Math.min(low, current - behind);
+  return { low: Math.max(seen.oldest, Math.min(low, seen.newest)), high: Math.min(seen.newest, Math.max(high, seen.oldest)) };
 }
 
-function figuresOf(sightings: readonly Sighting[], lineage: Lineage | undefined, baseTop: number, searchLag: number): ConsistencyFigures {
-  const tops = new Set(sightings.map((s) => s.top));
-  let behind = 0;
+/** See ListingHistory.tails: from the reads that sent a count, tails never going back as versions grow. */
+function tailsIn(sightings: readonly Sighting[], complete: boolean, baseTop: number, top: number): { low: number; high: number } {
+  let low = complete ? 0 : Number.NEGATIVE_INFINITY;
+  let high = Number.POSITIVE_INFINITY;
   for (const s of sightings) {
-    const seen = sightings.filter((t) => t.answered < s.sent).map((t) => t.top);
-    if (seen.length > 0) behind = Math.max(behind, Math.max(...seen) - s.top);
+    if (s.tail === undefined) continue;
+    if (s.top <= top) low = Math.max(low, s.tail);
+    if (s.top >= top) high = Math.min(high, s.tail);
   }
+  // No read sent a count: records leave the tail at most as fast as they arrive (a window), or not at all.
+  if (high === Number.POSITIVE_INFINITY) high = Number.isFinite(low) ? low + Math.max(0, top - baseTop) : low;
+  return { low, high: Math.max(low, high) };
+}
+
+/**
+ * What a new read of the head shows of the listing's consistency, against the reads answered before it was sent:
+ * how many versions behind the newest of them it is, and how long that newer one had been seen.
+ */
+function measure(measured: { behind: number; stale: number }, sightings: readonly Sighting[], sighting: Sighting): void {
+  const before = sightings.filter((s) => s.answered < sighting.sent);
+  measured.behind = Math.max(measured.behind, Math.max(sighting.top, ...before.map((s) => s.top)) - sighting.top);
+  const newer = before.filter((s) => s.top > sighting.top).map((s) => s.answered);
+  if (newer.length > 0) measured.stale = Math.max(measured.stale, sighting.sent - Math.min(...newer));
+}
+
+/** The consistency figures of a listing from its sightings and what was measured as they came. */
+function figuresOf(
+  sightings: readonly Sighting[],
+  lineage: Lineage | undefined,
+  baseTop: number,
+  measured: { readonly behind: number; readonly page: number; readonly search: number },
+): ConsistencyFigures {
   const byConnection = new Map<number, Set<number>>();
   for (const s of sightings)
     if (s.connection !== undefined) byConnection.set(s.connection, (byConnection.get(s.connection) ?? new Set()).add(s.top));
-  const connections =
-    byConnection.size > 1
-      ? {
-          seen: byConnection.size,
-          // Several versions at once, each connection keeping to its own: a balancer pinning connections to replicas.
-          pinned:
-            behind > 0 &&
-            [...byConnection.values()].every((v) => v.size === 1) &&
-            new Set([...byConnection.values()].flatMap((v) => [...v])).size > 1,
-        }
-      : undefined;
+  const versionsOn = [...byConnection.values()];
+  // Several versions at once, each connection keeping to its own: a balancer pinning connections to replicas.
+  const pinned = measured.behind > 0 && versionsOn.every((v) => v.size === 1) && new Set(versionsOn.flatMap((v) => [...v])).size > 1;
   return {
-    versions: tops.size,
+    versions: new Set(sightings.map((s) => s.top)).size,
     arrived: lineage ? lineage.ids.length - baseTop : 0,
-    behindRecords: behind,
-    pageStalenessMs: Math.round(pageStaleness(sightings)),
-    searchStalenessMs: Math.round(Math.max(searchLag, pageStaleness(sightings))),
-    ...(connections ? { connections } : {}),
+    behindRecords: measured.behind,
+    pageStalenessMs: Math.round(measured.page),
+    searchStalenessMs: Math.round(measured.search),
+    ...(byConnection.size > 1 ? { connections: { seen: byConnection.size, pinned } } : {}),
   };
 }
-
-export type { Version };

@@ -92,6 +92,9 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
         const alone = await versions.judge(exchange, claim);
         if (alone.kind !== 'explained') return alone;
       }
+      // A listing that answers from several versions at once (replicas apart) gives no one version to all: each
+      // answer explained by a version admissible for it is all that can be asked.
+      if (history.behindVersions() > 0 || history.staleness('page') > 0) return { kind: 'explained' };
       const tops = answers.map(({ exchange, claim }) =>
         explainingTops(history, {
           claim,

@@ -80,7 +80,8 @@ export interface Answer {
 function admissibleFits(history: ListingHistory, answer: Answer) {
   const lineage = history.lineage();
   if (!lineage) return undefined;
-  const range = history.admissible(answer.span, Math.min(history.staleness(answer.kind), answer.maxStaleMs))!;
+  const behind = answer.maxStaleMs > 0 ? history.behindVersions() : 0;
+  const range = history.admissible(answer.span, Math.min(history.staleness(answer.kind), answer.maxStaleMs), behind)!;
   const tops = Array.from({ length: Math.max(0, range.high - range.low + 1) }, (_, i) => range.high - i);
   return { lineage, range, fits: tops.map((top) => ({ top, fit: fits(lineage, answer.claim, top, history.tails(top), answer.shown) })) };
 }
@@ -124,8 +125,10 @@ export function explainingTops(history: ListingHistory, answer: Answer): number[
 
 /** The newest version older than the admissible ones that explains the answer within `maxStaleMs`. */
 function olderFit(history: ListingHistory, lineage: Lineage, answer: Answer, below: number): Explanation | undefined {
-  // Only versions the run saw, or between two it saw: one older than every read is no version of the listing.
-  for (let top = below - 1; top >= history.seen()!.oldest; top -= 1) {
+  // Versions the run saw, or between two it saw; before the first read only as far back as records arrived during
+  // the run (a listing that moves did before it too): on a listing that stood still, an older one is no version.
+  const { oldest, newest } = history.seen()!;
+  for (let top = below - 1; top >= Math.max(0, oldest - (newest - oldest)); top -= 1) {
     const needMs = history.agedBy(top, answer.span.sent);
     if (needMs > answer.maxStaleMs) return undefined;
     if (fits(lineage, answer.claim, top, history.tails(top), answer.shown))

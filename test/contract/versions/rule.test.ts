@@ -91,12 +91,10 @@ describe('the rule: an answer passes when a version admissible for its time expl
     // A replica behind answers the head as it was before r11, 149 ms after the newer one was seen.
     history.sighting(records(5, 6), span(250), 10);
     expect(history.staleness('page')).toBe(149);
-    // An answer from it 139 ms after the newer was seen is within what was measured; one 199 ms after is not, yet.
-    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(240), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
+    // A replica seen one version behind: an answer from one version behind the current one is explained, however long ago.
+    expect(history.behindVersions()).toBe(1);
+    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(900), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
       'explained',
-    );
-    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(300), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
-      'stale',
     );
     // --max-staleness 0: a linearizable listing is asked for, and no older version is admissible.
     expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(240), kind: 'page', maxStaleMs: 0 }).kind).not.toBe(
