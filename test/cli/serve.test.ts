@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fixturesCommand } from '../../src/cli/fixtures.ts';
 import { serveCommand } from '../../src/cli/serve.ts';
 import { noOtherRecords } from '../helpers.ts';
@@ -128,6 +128,23 @@ describe('tempmon serve', () => {
       expect(await response.json()).toHaveLength(3);
     }
     expect((await fetch(`${url}/sensor`, { headers: KEY })).status).toBe(401);
+  });
+
+  it("takes each option's TEMPMON_<NAME> when the flag is not given, as a container's env sets them; a flag wins", async () => {
+    vi.stubEnv('TEMPMON_SEED', '7');
+    vi.stubEnv('TEMPMON_ALERTS', '12');
+    vi.stubEnv('TEMPMON_SENSORS', '99');
+    vi.stubEnv('TEMPMON_HOST', '127.0.0.1');
+    vi.stubEnv('TEMPMON_LOG_FORMAT', 'json');
+    vi.stubEnv('TEMPMON_API_KEY', 'k-env');
+    const { url, output, waitFor } = await startInProcess(serveCommand, ['--sensors', '3']);
+    expect(output()).toMatch(/seed 7: 12 alerts, 3 sensors/);
+    expect((await fetch(`${url}/sensor`, { headers: KEY })).status).toBe(401);
+    expect((await fetch(`${url}/sensor?pageSize=100`, { headers: { 'x-api-key': 'k-env' } })).status).toBe(200);
+    await waitFor(/"url":"\/sensor\?pageSize=100","status":200/);
+    expect(output()).not.toContain('k-env');
+    vi.stubEnv('TEMPMON_LOG_FORMAT', 'xml');
+    expect((await usageError(() => serveCommand(['--port', '0'], () => undefined))).message).toMatch(/log-format/);
   });
 
   it('serves a data file', async () => {
