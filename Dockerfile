@@ -9,26 +9,30 @@
 #   docker build --build-arg BASE=registry.example/node:24 -t tempmon-kit .
 ARG BASE=docker.io/library/node:24-bookworm-slim
 
-# Build: the whole dev install compiles dist/, then `npm pack` makes the package a user would install.
+# Build: the whole dev install compiles dist/, then `npm pack` makes the package a user would install. Each COPY
+# comes just before the step that needs it, so that an edit of the README re-runs only the packing.
 FROM ${BASE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would build before the sources are here, and no dependency needs its scripts.
 RUN npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-COPY tsconfig.json tsconfig.build.json LICENSE README.md ./
+COPY tsconfig.json tsconfig.build.json ./
 COPY spec spec
 COPY src src
-RUN npm run build \
-  && npm pack --ignore-scripts --pack-destination /tmp --loglevel=error \
+RUN npm run build
+COPY LICENSE README.md ./
+RUN npm pack --ignore-scripts --pack-destination /tmp --loglevel=error \
   && mkdir /opt/tempmon \
-  && tar -xzf /tmp/tempmon-kit-*.tgz -C /opt/tempmon --strip-components=1 \
-  && cp package-lock.json /opt/tempmon/
+  && tar -xzf /tmp/tempmon-kit-*.tgz -C /opt/tempmon --strip-components=1
 
-# The user install: the package's files and its locked runtime dependencies, nothing else.
+# The user install: the package's locked runtime dependencies (from the cache while the lockfile holds still), then
+# the package's files; no toolchain, no test, no dev dependency.
 FROM ${BASE} AS install
-COPY --from=build /opt/tempmon /opt/tempmon
-RUN cd /opt/tempmon && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error --cache /tmp/npm-cache \
+WORKDIR /opt/tempmon
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error --cache /tmp/npm-cache \
   && rm -rf /tmp/npm-cache
+COPY --from=build /opt/tempmon /opt/tempmon
 
 FROM ${BASE}
 # Release builds pass these (docs/container.md): the commit and the repository's URL are not known here.
