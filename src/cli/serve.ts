@@ -12,7 +12,7 @@ import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { createDatasetStore } from '../store/dataset-store.ts';
 import { SYNC_INDEX_LIMIT } from '../store/generated-store.ts';
 import { cliFail } from './cli-error.ts';
-import { listen } from './listen.ts';
+import { listen, stopServer } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { followSearchReadiness } from './search-readiness.ts';
@@ -89,7 +89,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     close: () => {
       following?.();
       watcher?.close();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      return stopServer(server);
     },
   };
 }

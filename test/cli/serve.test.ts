@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +31,23 @@ describe('tempmon serve, the built CLI', () => {
     expect(output()).toMatch(/GET \/alert\?pageSize=3 200/);
     expect(output()).not.toContain('secret-guess-123');
     expect(await stop()).toBe(0);
+  });
+
+  it('stops on SIGTERM within 2 s, exit 0, with a request still in flight (its connection cut after a grace)', async () => {
+    const { url, stop } = await startServe(['--quiet']);
+    const request = httpRequest(`${url}/alert`, { headers: { ...KEY, prefer: 'delay=20000' } });
+    const held = new Promise((resolve) => {
+      request.on('response', (response) => resolve(response.statusCode));
+      request.on('error', () => resolve('cut'));
+    });
+    request.end();
+    await once(request, 'finish');
+    // Sent before it, the held request is being served once this one, on another connection, is answered.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const started = performance.now();
+    expect(await stop()).toBe(0);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(await held).toBe('cut');
   });
 
   it('lists its commands in --help', async () => {
