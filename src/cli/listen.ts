@@ -24,3 +24,18 @@ export function listen(listener: RequestListener, hostname: string, port: number
     });
   });
 }
+
+/** How long a stop lets requests in flight finish before cutting their connections. */
+export const STOP_GRACE_MS = 1_000;
+
+/**
+ * Stops `server`: no new connections, idle keep-alive ones closed at once, and those with a request still in flight
+ * (a `Prefer: delay`, `--latency`, a slow target behind the proxy) cut after STOP_GRACE_MS, so that SIGTERM ends the
+ * process within 2 s whatever the clients do (a container's stop kills it after 10 s).
+ */
+export function stopServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS).unref();
+  });
+}

@@ -8,7 +8,7 @@ import { type HelpedFlag, flagHelp } from '../options/flag-help.ts';
 import { flagText, parseFlags } from '../options/parse-flags.ts';
 import { targetUrl } from './target-url.ts';
 import { cliFail, integerOption } from './cli-error.ts';
-import { listen } from './listen.ts';
+import { listen, stopServer } from './listen.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { listeningAddresses } from './listen-address.ts';
 
@@ -78,7 +78,7 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
     url,
     close: () => {
       proxy.flush();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      return stopServer(server);
     },
   };
 }

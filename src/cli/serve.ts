@@ -12,7 +12,7 @@ import { createSchemaValidator } from '../spec/schema-validator.ts';
 import { createDatasetStore } from '../store/dataset-store.ts';
 import { SYNC_INDEX_LIMIT } from '../store/generated-store.ts';
 import { cliFail } from './cli-error.ts';
-import { listen } from './listen.ts';
+import { listen, stopServer } from './listen.ts';
 import { listeningAddresses } from './listen-address.ts';
 import { logFormatOption, sinkFor } from './log-options.ts';
 import { followSearchReadiness } from './search-readiness.ts';
@@ -26,6 +26,11 @@ Serves the mock of spec/openapi.yaml over HTTP with deterministic seeded data.
 Options:
 ${flagHelp(serveFlags(document), 24)}
 
+Each option but ${serveFlags(document)
+  .filter((flag) => !flag.variable && flag.name !== 'help' && flag.name !== 'api-key')
+  .map((flag) => `--${flag.name}`)
+  .join(', ')} can come from a variable instead,
+TEMPMON_<NAME> (TEMPMON_SEED for --seed, TEMPMON_LIVE=1 for --live); a flag given wins.
 A key you give (--api-key or TEMPMON_API_KEY) is never printed back.
 Per request: Prefer: code=503 (or ?__code=503), Prefer: example=empty, Prefer: delay=300.
 Random choices follow the seed and the order of requests, so a session replays exactly.`;
@@ -34,8 +39,8 @@ Random choices follow the seed and the order of requests, so a session replays e
 export async function serveCommand(args: readonly string[], log: (line: string) => void = console.log) {
   // The spec first: its listings are flags (a count each).
   const spec = loadSpec(peekFlag(args, 'spec'));
-  // The CLI reads no TEMPMON_<NAME> but the key: its flags are its interface.
-  const env = { TEMPMON_API_KEY: process.env.TEMPMON_API_KEY };
+  // Each flag's TEMPMON_<NAME> stands in for it when not given, as in every runtime entry (a container's env).
+  const env = process.env;
   const values = parseServeArgs(spec.document, args, env, false, cliFail);
   if (values.help) {
     log(serveHelp(spec.document));
@@ -84,7 +89,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
     close: () => {
       following?.();
       watcher?.close();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      return stopServer(server);
     },
   };
 }

@@ -28,7 +28,7 @@ export const DATA_WITH_GENERATED = '--data cannot be combined with --seed or rec
 
 /** One flag of `tempmon serve`. */
 export interface ServeFlag extends HelpedFlag {
-  /** Read from TEMPMON_<NAME> by the runtime entries when the flag is not given (a Worker's vars). */
+  /** Read from TEMPMON_<NAME> when the flag is not given, by the CLI and every runtime entry (a Worker's vars, a container's env). */
   readonly variable?: true;
   /** Only the CLI has it; a runtime entry refuses it as unknown. */
   readonly cliOnly?: true;
@@ -50,8 +50,8 @@ export function datasetFlags(document: OpenAPIObject): ServeFlag[] {
 /** Every flag of `tempmon serve`, in the order of its help. */
 export function serveFlags(document: OpenAPIObject): readonly ServeFlag[] {
   return [
-    { name: 'port', value: 'N', help: [`port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)`] },
-    { name: 'host', value: 'HOST', help: [`address to bind (default ${DEFAULT_HOST})`] },
+    { name: 'port', value: 'N', help: [`port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)`], variable: true },
+    { name: 'host', value: 'HOST', help: [`address to bind (default ${DEFAULT_HOST})`], variable: true },
     ...datasetFlags(document),
     {
       name: 'data',
@@ -72,7 +72,13 @@ export function serveFlags(document: OpenAPIObject): readonly ServeFlag[] {
     { name: 'watch', help: ['with --data, reload the file when it changes'], cliOnly: true },
     { name: 'spec', value: 'FILE', help: [SPEC_OPTION_HELP], cliOnly: true },
     { name: 'quiet', help: ['do not log requests'], cliOnly: true },
-    { name: 'log-format', value: 'F', help: ['request log: compact (a line per request, default) or json (pino)'], cliOnly: true },
+    {
+      name: 'log-format',
+      value: 'F',
+      help: ['request log: compact (a line per request, default) or json (pino)'],
+      cliOnly: true,
+      variable: true,
+    },
     { name: 'help', short: 'h', help: ['show this help'], cliOnly: true },
   ];
 }
@@ -105,8 +111,8 @@ export interface ServeOptions {
 export const flagVariable = (name: string): string => `TEMPMON_${name.toUpperCase().replaceAll('-', '_')}`;
 
 /**
- * The flags of `tempmon serve` in `args`, as given. A runtime entry's (`runtime`): the CLI-only flags are unknown
- * there, and the variable of a flag not given stands in for it (TEMPMON_SEED for --seed: a Worker's vars).
+ * The flags of `tempmon serve` in `args`, as given; the variable of a flag not given stands in for it (TEMPMON_SEED
+ * for --seed: a Worker's vars, a container's env). A runtime entry's (`runtime`): the CLI-only flags are unknown there.
  *
  * @example
  * parseServeArgs(document, ['--port', '0', '--alerts=50'], {}, false, (m) => new Error(m)); // { port: '0', alerts: '50' }
@@ -120,12 +126,11 @@ export function parseServeArgs(
 ): FlagValues {
   const flags = serveFlags(document).filter((flag) => !(runtime && flag.cliOnly));
   const values: Record<string, FlagValues[string]> = { ...parseFlags(args, flags, 'serve', fail) };
-  if (runtime)
-    for (const flag of flags) {
-      const value = env[flagVariable(flag.name)];
-      if (flag.variable && values[flag.name] === undefined && value !== undefined && value !== null && value !== '')
-        values[flag.name] = String(value);
-    }
+  for (const flag of flags) {
+    const value = env[flagVariable(flag.name)];
+    if (flag.variable && values[flag.name] === undefined && value !== undefined && value !== null && value !== '')
+      values[flag.name] = String(value);
+  }
   return values;
 }
 

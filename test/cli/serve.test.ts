@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fixturesCommand } from '../../src/cli/fixtures.ts';
 import { serveCommand } from '../../src/cli/serve.ts';
 import { noOtherRecords } from '../helpers.ts';
@@ -29,6 +31,23 @@ describe('tempmon serve, the built CLI', () => {
     expect(output()).toMatch(/GET \/alert\?pageSize=3 200/);
     expect(output()).not.toContain('secret-guess-123');
     expect(await stop()).toBe(0);
+  });
+
+  it('stops on SIGTERM within 2 s, exit 0, with a request still in flight (its connection cut after a grace)', async () => {
+    const { url, stop } = await startServe(['--quiet']);
+    const request = httpRequest(`${url}/alert`, { headers: { ...KEY, prefer: 'delay=20000' } });
+    const held = new Promise((resolve) => {
+      request.on('response', (response) => resolve(response.statusCode));
+      request.on('error', () => resolve('cut'));
+    });
+    request.end();
+    await once(request, 'finish');
+    // Sent before it, the held request is being served once this one, on another connection, is answered.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const started = performance.now();
+    expect(await stop()).toBe(0);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(await held).toBe('cut');
   });
 
   it('lists its commands in --help', async () => {
@@ -128,6 +147,23 @@ describe('tempmon serve', () => {
       expect(await response.json()).toHaveLength(3);
     }
     expect((await fetch(`${url}/sensor`, { headers: KEY })).status).toBe(401);
+  });
+
+  it("takes each option's TEMPMON_<NAME> when the flag is not given, as a container's env sets them; a flag wins", async () => {
+    vi.stubEnv('TEMPMON_SEED', '7');
+    vi.stubEnv('TEMPMON_ALERTS', '12');
+    vi.stubEnv('TEMPMON_SENSORS', '99');
+    vi.stubEnv('TEMPMON_HOST', '127.0.0.1');
+    vi.stubEnv('TEMPMON_LOG_FORMAT', 'json');
+    vi.stubEnv('TEMPMON_API_KEY', 'k-env');
+    const { url, output, waitFor } = await startInProcess(serveCommand, ['--sensors', '3']);
+    expect(output()).toMatch(/seed 7: 12 alerts, 3 sensors/);
+    expect((await fetch(`${url}/sensor`, { headers: KEY })).status).toBe(401);
+    expect((await fetch(`${url}/sensor?pageSize=100`, { headers: { 'x-api-key': 'k-env' } })).status).toBe(200);
+    await waitFor(/"url":"\/sensor\?pageSize=100","status":200/);
+    expect(output()).not.toContain('k-env');
+    vi.stubEnv('TEMPMON_LOG_FORMAT', 'xml');
+    expect((await usageError(() => serveCommand(['--port', '0'], () => undefined))).message).toMatch(/log-format/);
   });
 
   it('serves a data file', async () => {
