@@ -30,6 +30,8 @@ export interface VersionReads {
 export interface ListingVersions {
   readonly history: ListingHistory;
   readonly maxStalenessMs: number;
+  /** What an answer shows of a claim (its records, its count), or undefined when it shows neither. */
+  shownOf(exchange: Exchange, claim: Claim): Shown | undefined;
   /** Takes in an answer to page 1 with no search (a read of the head). */
   sighting(exchange: Exchange): void;
   /**
@@ -56,36 +58,33 @@ export interface ListingVersions {
  */
 export function createListingVersions(reads: VersionReads, maxStalenessMs: number): ListingVersions {
   const history = createHistory(reads.matches);
-  const shownOf = (exchange: Exchange, claim: Claim): Shown | undefined => {
-    const records = claim.page ? recordsOf(exchange) : undefined;
-    const header = reads.countHeader ? exchange.response?.headers[reads.countHeader] : undefined;
-    const count = header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
-    if ((claim.page && !records) || (claim.count && count === undefined) || !exchange.span) return undefined;
-    return { ...(records ? { ids: identities(records) } : {}), ...(claim.count ? { count } : {}) };
-  };
+  const shownOf = (exchange: Exchange, claim: Claim) => shownIn(reads, exchange, claim);
   const kindOf = (claim: Claim) => (claim.term === '' ? 'page' : 'search');
+  /** The rule on an answer; when it shows a version newer than any seen, or none explains it, after the head is read again. */
+  const explainReading = async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
+    const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
+    const first = judgeNow();
+    if (first.kind !== 'newer' && first.kind !== 'unexplained') return first;
+    await reads.readHead();
+    return judgeNow();
+  };
   const versions: ListingVersions = {
     history,
     maxStalenessMs,
+    shownOf,
     sighting(exchange) {
       const records = recordsOf(exchange);
-      if (!records || !exchange.span) return;
-      const header = reads.countHeader ? exchange.response?.headers[reads.countHeader] : undefined;
-      const count = header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
-      history.sighting(records, exchange.span, count, exchange.response?.connection);
+      if (records && exchange.span) history.sighting(records, exchange.span, countOf(reads, exchange), exchange.response?.connection);
     },
     async judge(exchange, claim, again) {
       const shown = shownOf(exchange, claim);
       if (!shown) return { kind: 'unknown', why: 'the answer shows no records or count to judge' };
-      const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
-      let verdict = judgeNow();
-      if (verdict.kind === 'newer' || verdict.kind === 'unexplained') {
-        await reads.readHead();
-        verdict = judgeNow();
-      }
-      if (verdict.kind === 'stale' && kindOf(claim) === 'search' && again)
-        verdict = await catchUp(versions, verdict, claim, again, shownOf);
-      return words(versions, verdict, claim, shown, exchange.span!);
+      const verdict = await explainReading(exchange, shown, claim);
+      const caught =
+        verdict.kind === 'stale' && kindOf(claim) === 'search' && again
+          ? await catchUp(versions, verdict, claim, again, explainReading)
+          : verdict;
+      return words(versions, caught, claim, shown, exchange.span!);
     },
     async judgeTogether(answers) {
       for (const { exchange, claim } of answers) {
@@ -122,6 +121,20 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
   return versions;
 }
 
+/** The count an answer's count header gives, when the spec has one and it is a whole number. */
+function countOf(reads: VersionReads, exchange: Exchange): number | undefined {
+  const header = reads.countHeader ? exchange.response?.headers[reads.countHeader] : undefined;
+  return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+}
+
+/** See ListingVersions.shownOf. */
+function shownIn(reads: VersionReads, exchange: Exchange, claim: Claim): Shown | undefined {
+  const records = claim.page ? recordsOf(exchange) : undefined;
+  const count = countOf(reads, exchange);
+  if ((claim.page && !records) || (claim.count && count === undefined) || !exchange.span) return undefined;
+  return { ...(records ? { ids: identities(records) } : {}), ...(claim.count ? { count } : {}) };
+}
+
 /**
  * A search answered as a version older than the staleness measured allows: asked again, the waits doubling,
  * while that version is younger than --max-staleness. Answered later as a newer version, it was an index behind
@@ -132,15 +145,15 @@ async function catchUp(
   stale: Extract<Explanation, { kind: 'stale' }>,
   claim: Claim,
   again: () => Promise<Exchange>,
-  shownOf: (exchange: Exchange, claim: Claim) => Shown | undefined,
+  explainReading: (exchange: Exchange, shown: Shown, claim: Claim) => Promise<Explanation>,
 ): Promise<Explanation> {
   const { history } = versions;
   for (let wait = FIRST_WAIT_MS; ; wait *= 2) {
     await new Promise((resolve) => setTimeout(resolve, wait));
     const exchange = await again();
-    const shown = shownOf(exchange, claim);
+    const shown = versions.shownOf(exchange, claim);
     if (!shown || !exchange.span) return stale;
-    const now = explain(history, { claim, shown, span: exchange.span, kind: 'search', maxStaleMs: versions.maxStalenessMs });
+    const now = await explainReading(exchange, shown, claim);
     const moved = now.kind === 'explained' || (now.kind === 'stale' && now.version.top > stale.version.top);
     if (moved) {
       history.noteSearchLag(stale.needMs);
