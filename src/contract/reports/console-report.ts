@@ -112,11 +112,22 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
       );
     if (report.plan?.why) lines.push(`planned to fit --max-duration: ${report.plan.why}`);
     if (report.timing) lines.push(...timingSection(report.timing));
-    if (report.reason && fullVerdict(report).length > VERDICT_LINE_CHARS) lines.push(`why: ${report.reason}`);
   }
-  lines.push(verdictLine(report));
+  lines.push(...verdictLines(report));
   return redact(lines.join('\n'), secrets);
 }
+
+/**
+ * The report's last lines: the verdict line, whole when it fits in {@link VERDICT_LINE_CHARS} characters, else
+ * cut, with the whole reason on a `why:` line above it (not yet redacted). A run that could not run prints these
+ * alone, once, on stdout.
+ *
+ * @example
+ * verdictLines(unrunReport('(none)', false, 'no API key: set TEMPMON_API_KEY or pass --api-key'));
+ * // ['COULD NOT RUN: no API key: set TEMPMON_API_KEY or pass --api-key']
+ */
+export const verdictLines = (report: ContractReport): string[] =>
+  report.reason && fullVerdict(report).length > VERDICT_LINE_CHARS ? [`why: ${report.reason}`, verdictLine(report)] : [verdictLine(report)];
 
 /** Where a request was sent with others in flight, how many: the reproduce line alone may not show what it did. */
 export function loadNote(exchange: Exchange): string {
