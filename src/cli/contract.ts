@@ -12,6 +12,7 @@ import { loadSpec } from '../spec/load-spec.ts';
 import { flagHelp } from '../options/flag-help.ts';
 import { parseFlags } from '../options/parse-flags.ts';
 import { targetUrl } from './target-url.ts';
+import { everyCommandFlags } from './every-command-flags.ts';
 import { CliError, cliFail, integerOption } from './cli-error.ts';
 import { kitVersion } from './kit-version.ts';
 import { parseHeader } from './parse-header.ts';
@@ -64,7 +65,7 @@ function numericOptions(values: Record<string, unknown>): Partial<ContractOption
 export async function contractCommand(args: readonly string[], log: (text: string) => void = console.log): Promise<number> {
   let values: ReturnType<typeof parseFlags>;
   try {
-    values = parseFlags(args, CONTRACT_FLAGS, 'contract', cliFail);
+    values = parseFlags(args, CONTRACT_FLAGS, 'contract', cliFail, everyCommandFlags(args));
   } catch (error) {
     const key = process.env.TEMPMON_API_KEY;
     return couldNotRun(log, { ...(key ? { apiKey: key } : {}), headerValues: [] }, (error as Error).message);

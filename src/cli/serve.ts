@@ -2,6 +2,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import type { Dataset } from '../fixtures/generate-dataset.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { flagHelp } from '../options/flag-help.ts';
+import { commandFlags } from '../options/command-flags.ts';
 import { peekFlag } from '../options/parse-flags.ts';
 import { bannerLines, parseServeArgs, servedSizes, serveFlags, serveOptions } from '../options/serve-options.ts';
 import { createMock } from '../server/create-app.ts';
@@ -36,7 +37,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   const spec = loadSpec(peekFlag(args, 'spec'));
   // The CLI reads no TEMPMON_<NAME> but the key: its flags are its interface.
   const env = { TEMPMON_API_KEY: process.env.TEMPMON_API_KEY };
-  const values = parseServeArgs(spec.document, args, env, false, cliFail);
+  const values = parseServeArgs(spec.document, args, env, false, cliFail, () => commandFlags(spec.document));
   if (values.help) {
     log(serveHelp(spec.document));
     return undefined;
