@@ -66,6 +66,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   const sizes = servedSizes(spec.document, options, data);
   log(`tempmon mock listening on ${url}`);
   if (note) log(note);
+  log(`  docs: ${url}/docs (no key needed; ${url}/ lists the rest)`);
   // The data, the key (a key the user chose is never printed back), the simulated conditions (said at start,
   // as the other runtimes' entries say them: a UI that fails sometimes is then no surprise), a curl to try.
   for (const line of bannerLines(spec.document, options, sizes, url)) log(line);

@@ -72,7 +72,7 @@ describe('"did you mean" for options', () => {
   });
 
   it("reads every option from the commands' own tables: a flag added to one is suggested and placed with no other change", () => {
-    const all = commandFlags(spec);
+    const all = commandFlags(spec.document);
     // Each command's help options are the flags it parses; each is found from a one-letter typo.
     for (const [command, flags] of Object.entries(all)) {
       const others = Object.fromEntries(Object.entries(all).filter(([name]) => name !== command));
