@@ -54,7 +54,7 @@ describe('tempmon contract, the built CLI', () => {
     // Only the opt-in latency budget is skipped; nothing failed or warned.
     expect(result.stdout.match(/^SKIP \w+/gm)).toEqual(['SKIP max_response_time']);
     expect(result.stdout).not.toMatch(/^(FAIL|WARN) /m);
-    expect(result.stdout).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
+    expect(result.stdout).toMatch(/^\d+ checks: \d+ passed(, \d+ passed in part \(PART\))?, 0 failed, 1 skipped$/m);
     expect(readFileSync(junit, 'utf8')).toContain('<testsuites');
   });
 

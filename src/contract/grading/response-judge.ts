@@ -1,10 +1,10 @@
-import { answerTally } from '../model/answers.ts';
+import { answerTally, recordsOf } from '../model/answers.ts';
 import { noEvidence } from '../model/skip.ts';
 import { outcomeBase, type Finding, type ResponseCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import { comparePlaces } from '../client/exchange-recorder.ts';
 import type { Place } from '../types.ts';
-import type { CheckOutcome, Exchange, Failure } from '../types.ts';
+import type { CheckOutcome, Exchange, Failure, ListingAnswers } from '../types.ts';
 
 interface Folded {
   failure: Failure;
@@ -25,6 +25,7 @@ interface Folded {
  */
 export function createResponseJudge(checks: readonly ResponseCheck[], context: OperationContext) {
   const tally = answerTally();
+  let listed = 0;
   // A check skipped whatever the answers (opt-in, not asked for) looks at none.
   const judged = checks.map((check) => ({
     check,
@@ -38,7 +39,10 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
   return {
     inspect(exchange: Exchange, place: Place): void {
       // A request off the interface is judged by its own check's rule, and by those that see every answer.
-      if (!exchange.judgedAlone) tally.add(exchange);
+      if (!exchange.judgedAlone) {
+        tally.add(exchange);
+        if (recordsOf(exchange)) listed += 1;
+      }
       for (const entry of judged) {
         if (entry.skip || (exchange.judgedAlone && !entry.check.everyAnswer)) continue;
         if (entry.check.needs?.found(exchange)) entry.found = true;
@@ -54,6 +58,11 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
           }
         });
       }
+    },
+    /** What the listing's requests got, as a whole. */
+    answers(): ListingAnswers {
+      const { operationId, path } = context.operation;
+      return { operationId, path, requests: tally.count(), listed, answers: tally.describe() };
     },
     outcomes(): CheckOutcome[] {
       return judged.map(({ check, skip: skipped, found, unseen, folded }) => {

@@ -55,6 +55,8 @@ export function answerTally() {
   const counts = new Map<string, number>();
   let total = 0;
   return {
+    /** How many exchanges were added. */
+    count: () => total,
     add(exchange: Exchange): void {
       const what = describeAnswer(exchange);
       counts.set(what, (counts.get(what) ?? 0) + 1);

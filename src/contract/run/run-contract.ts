@@ -63,6 +63,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRep
       seed,
       examples,
       plan,
+      listings: runs.map((run) => run.judge.answers()),
       ...(timing ? { timing } : {}),
     });
   } finally {
