@@ -9,6 +9,8 @@ import { runCli, startInProcess } from './cli-helpers.ts';
 const SECRET = 'could-not-run-secret-3f9a';
 const DOWN = closedTarget();
 const VERDICT_LINE_CHARS = 200;
+/** A prefix long enough that the reason does not fit on the verdict line. */
+const LONG = 'a-deployment-prefix-long-enough-to-push-the-reason-past-the-verdict-line';
 
 /** The exit-2 cases a newcomer meets, each with the reason it must give. */
 async function cases(): Promise<[string, string[], Record<string, string>, RegExp][]> {
@@ -21,6 +23,7 @@ async function cases(): Promise<[string, string[], Record<string, string>, RegEx
     ['a bad option', ['--target', url, '--concurrency', '0'], { TEMPMON_API_KEY: SECRET }, /--concurrency must be an integer/],
     ['an unknown option', ['--target', url, '--bogus'], { TEMPMON_API_KEY: SECRET }, /unknown option --bogus/],
     ['every listing a 404', ['--target', `${url}/v1`], { TEMPMON_API_KEY: SECRET }, /every listing request got 404 .*\/v1\/alert/],
+    ['every listing a 404, long', ['--target', `${url}/${LONG}`], { TEMPMON_API_KEY: SECRET }, /every listing request got 404 /],
   ];
 }
 
@@ -49,8 +52,12 @@ describe('tempmon contract that cannot run', () => {
         expect(verdict, name).toMatch(/… \(whole reason above\)$/);
       }
     }
-    // The long one: a 404 for every listing, with its hint.
-    const notFound = runs.find((run) => run.name === 'every listing a 404')!.result.stdout.split('\n');
-    expect(notFound[0]).toMatch(/^why: every listing request got 404 .*\(is --target the API's base URL\? .*\)$/);
+    // A 404 for every listing, with its hint: one line when it fits; no prefix suggested to a target that has one.
+    const short = runs.find((run) => run.name === 'every listing a 404')!.result.stdout;
+    expect(short).toMatch(
+      /^COULD NOT RUN: every listing request got 404 .*\(is --target the API's base URL\? The kit appends \/alert and \/sensor to it\)\n$/,
+    );
+    const long = runs.find((run) => run.name === 'every listing a 404, long')!.result.stdout.split('\n');
+    expect(long[0]).toMatch(new RegExp(`^why: every listing request got 404 \\(.*/${LONG}/alert, .*/${LONG}/sensor\\) \\(is --target`));
   });
 });
