@@ -1,4 +1,4 @@
-import { answerTally, recordsOf } from '../model/answers.ts';
+import { answerTally, describeKind, recordsOf } from '../model/answers.ts';
 import { noEvidence } from '../model/skip.ts';
 import { outcomeBase, type Finding, type ResponseCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
@@ -25,6 +25,8 @@ interface Folded {
  */
 export function createResponseJudge(checks: readonly ResponseCheck[], context: OperationContext) {
   const tally = answerTally();
+  // What the listing's requests got as a whole, by kind of answer (a redirect is one, wherever it points).
+  const kinds = answerTally(describeKind);
   let listed = 0;
   // A check skipped whatever the answers (opt-in, not asked for) looks at none.
   const judged = checks.map((check) => ({
@@ -41,6 +43,7 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
       // A request off the interface is judged by its own check's rule, and by those that see every answer.
       if (!exchange.judgedAlone) {
         tally.add(exchange);
+        kinds.add(exchange);
         if (recordsOf(exchange)) listed += 1;
       }
       for (const entry of judged) {
@@ -62,7 +65,7 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
     /** What the listing's requests got, as a whole. */
     answers(): ListingAnswers {
       const { operationId, path } = context.operation;
-      return { operationId, path, requests: tally.count(), listed, answers: tally.describe() };
+      return { operationId, path, requests: kinds.count(), listed, answers: kinds.describe() };
     },
     outcomes(): CheckOutcome[] {
       return judged.map(({ check, skip: skipped, found, unseen, folded }) => {
