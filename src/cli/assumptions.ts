@@ -1,15 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { assumptionsTable, withAssumptionsTable } from '../spec/assumptions-table.ts';
 import { loadSpec } from '../spec/load-spec.ts';
-import { type HelpedFlag, flagHelp } from '../options/flag-help.ts';
+import { flagHelp } from '../options/flag-help.ts';
+import { ASSUMPTIONS_FLAGS } from '../options/command-flags.ts';
+import { everyCommandFlags } from './every-command-flags.ts';
 import { parseFlags } from '../options/parse-flags.ts';
 import { CliError, cliFail } from './cli-error.ts';
 import { systemError } from '../shared/system-error.ts';
-
-const ASSUMPTIONS_FLAGS: readonly HelpedFlag[] = [
-  { name: 'readme', value: 'FILE', help: ['rewrite the table between the assumptions markers of FILE instead'] },
-  { name: 'help', short: 'h', help: ['show this help'] },
-];
 
 /** Help of `tempmon assumptions`. */
 export const ASSUMPTIONS_HELP = `Usage: tempmon assumptions [options]
@@ -22,7 +19,7 @@ ${flagHelp(ASSUMPTIONS_FLAGS, 24)}`;
 
 /** Runs `tempmon assumptions`. */
 export function assumptionsCommand(args: readonly string[], log: (line: string) => void = console.log): void {
-  const values = parseFlags(args, ASSUMPTIONS_FLAGS, 'assumptions', cliFail);
+  const values = parseFlags(args, ASSUMPTIONS_FLAGS, 'assumptions', cliFail, everyCommandFlags(args));
   if (values.help) {
     log(ASSUMPTIONS_HELP);
     return;

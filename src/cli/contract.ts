@@ -1,7 +1,7 @@
 import { ALL_CHECKS } from '../contract/checks/index.ts';
 import { unrunReport } from '../contract/grading/grade.ts';
-import { verdictLine } from '../contract/reports/console-report.ts';
-import { redact } from '../secrets/redact.ts';
+import { verdictLines } from '../contract/reports/console-report.ts';
+import { redact, type Secrets } from '../secrets/redact.ts';
 import { CONTRACT_FLAGS, type ContractFlag } from '../contract/options/contract-flags.ts';
 import type { ContractOptions } from '../contract/options/contract-options.ts';
 import { runContract } from '../contract/run/run-contract.ts';
@@ -12,6 +12,7 @@ import { loadSpec } from '../spec/load-spec.ts';
 import { flagHelp } from '../options/flag-help.ts';
 import { parseFlags } from '../options/parse-flags.ts';
 import { targetUrl } from './target-url.ts';
+import { everyCommandFlags } from './every-command-flags.ts';
 import { CliError, cliFail, integerOption } from './cli-error.ts';
 import { kitVersion } from './kit-version.ts';
 import { parseHeader } from './parse-header.ts';
@@ -55,9 +56,20 @@ function numericOptions(values: Record<string, unknown>): Partial<ContractOption
   return options;
 }
 
-/** Runs `tempmon contract`; resolves with the exit code. */
+/**
+ * Runs `tempmon contract`; resolves with the exit code. When the run cannot run (a bad option, no key, the target
+ * unreachable, the key refused, every listing a 404), the reason is printed once, on stdout, the verdict line last
+ * (see verdictLines), and the exit code is 2: a CI log that keeps stdout has the whole reason. Only a crash of the
+ * kit itself is thrown (the CLI adds it to stderr).
+ */
 export async function contractCommand(args: readonly string[], log: (text: string) => void = console.log): Promise<number> {
-  const values = couldNotRun(log, process.env.TEMPMON_API_KEY, () => parseFlags(args, CONTRACT_FLAGS, 'contract', cliFail));
+  let values: ReturnType<typeof parseFlags>;
+  try {
+    values = parseFlags(args, CONTRACT_FLAGS, 'contract', cliFail, everyCommandFlags(args));
+  } catch (error) {
+    const key = process.env.TEMPMON_API_KEY;
+    return couldNotRun(log, { ...(key ? { apiKey: key } : {}), headerValues: [] }, (error as Error).message);
+  }
   if (values.help) {
     log(CONTRACT_HELP);
     return 0;
@@ -76,12 +88,6 @@ export async function contractCommand(args: readonly string[], log: (text: strin
   let har: HarLog | undefined;
   // With --har, every failure names the entries of the HAR it rests on.
   const shown = (report: ContractReport) => (har ? withHarEntries(report, har) : report);
-  const unrun = (reason: string) => {
-    const report = unrunReport(target ?? '(none)', strict, reason);
-    // The verdict is the last line on stdout of every run, this one's too; stderr still says why.
-    log(redact(verdictLine(report), secrets));
-    writers.write(report);
-  };
 
   try {
     if (writers.problem) throw writers.problem;
@@ -115,31 +121,38 @@ export async function contractCommand(args: readonly string[], log: (text: strin
     log(writers.console(final));
     return exitCode(report);
   } catch (error) {
-    if (error instanceof ContractSetupError) {
-      const line = error.hint ? `${error.message} (${error.hint})` : error.message;
-      unrun(line);
-      throw new ContractSetupError(line);
-    }
+    const known =
+      error instanceof ContractSetupError || (error instanceof Error && (error.name === 'CliError' || error.name === 'SpecError'));
     // Whatever stopped the run, CI's report step gets a file saying why (a crash of the kit included).
-    unrun(
-      error instanceof Error && (error.name === 'CliError' || error.name === 'SpecError')
-        ? error.message
-        : `unexpected error in the kit: ${String(error)}`,
-    );
-    throw error;
+    const reason = !known
+      ? `unexpected error in the kit: ${String(error)}`
+      : error instanceof ContractSetupError && error.hint
+        ? `${error.message} (${error.hint})`
+        : (error as Error).message;
+    couldNotRun(log, secrets, reason, target, strict, writers.write);
+    if (!known) throw error;
+    return 2;
   } finally {
     har?.close();
   }
 }
 
-/** Runs `parse`; when it throws, prints the verdict line of a run that could not run (redacted) and rethrows. */
-function couldNotRun<T>(log: (text: string) => void, apiKey: string | undefined, parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    log(redact(verdictLine(unrunReport('(none)', false, (error as Error).message)), { ...(apiKey ? { apiKey } : {}), headerValues: [] }));
-    throw error;
-  }
+/**
+ * Prints the verdict of a run that could not run (redacted): the reason once, the verdict line last; writes the
+ * reports asked for; resolves the exit code, 2.
+ */
+function couldNotRun(
+  log: (text: string) => void,
+  secrets: Secrets,
+  reason: string,
+  target = '(none)',
+  strict = false,
+  write: (report: ContractReport) => void = () => undefined,
+): number {
+  const report = unrunReport(target, strict, reason);
+  for (const line of verdictLines(report)) log(redact(line, secrets));
+  write(report);
+  return 2;
 }
 
 /** What of a `--header` to keep out of every output: its value, or all of it when it does not parse. */

@@ -9,17 +9,9 @@ import { loadSpec } from '../spec/load-spec.ts';
 import { CliError, cliFail } from './cli-error.ts';
 import { countsOf } from '../fixtures/collections.ts';
 import { flagHelp } from '../options/flag-help.ts';
-import { datasetFlags, readDataset, type ServeFlag } from '../options/serve-options.ts';
+import { readDataset } from '../options/serve-options.ts';
+import { commandFlags, fixturesFlags } from '../options/command-flags.ts';
 import { parseFlags, peekFlag } from '../options/parse-flags.ts';
-import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
-
-/** The flags of `tempmon fixtures`: generated data's (see datasetFlags), and where to write. */
-const fixturesFlags = (document: OpenAPIObject): ServeFlag[] => [
-  ...datasetFlags(document),
-  { name: 'out', value: 'FILE', help: ['write to FILE instead of standard output'] },
-  { name: 'spec', value: 'FILE', help: [SPEC_OPTION_HELP] },
-  { name: 'help', short: 'h', help: ['show this help'] },
-];
 
 /** Help of `tempmon fixtures`, with a count option per listing of the spec. */
 const fixturesHelp = (document: OpenAPIObject): string => `Usage: tempmon fixtures [options]
@@ -52,7 +44,7 @@ export async function fixturesCommand(
 ): Promise<void> {
   // The spec first: its listings are flags (a count each).
   const { document } = loadSpec(peekFlag(args, 'spec'));
-  const values = parseFlags(args, fixturesFlags(document), 'fixtures', cliFail);
+  const values = parseFlags(args, fixturesFlags(document), 'fixtures', cliFail, () => commandFlags(document));
   if (values.help) {
     log(fixturesHelp(document));
     return;

@@ -2,9 +2,10 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { createProxy } from '../proxy/create-proxy.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { listListings } from '../spec/operations.ts';
-import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
 import { appListener } from '../http/app-listener.ts';
-import { type HelpedFlag, flagHelp } from '../options/flag-help.ts';
+import { flagHelp } from '../options/flag-help.ts';
+import { PROXY_DEFAULTS, PROXY_FLAGS } from '../options/command-flags.ts';
+import { everyCommandFlags } from './every-command-flags.ts';
 import { flagText, parseFlags } from '../options/parse-flags.ts';
 import { targetUrl } from './target-url.ts';
 import { cliFail, integerOption } from './cli-error.ts';
@@ -15,20 +16,6 @@ import { listeningAddresses } from './listen-address.ts';
 /** `GET /alert and /sensor`: the spec's listings, as the help names them. */
 const listingPaths = (document: OpenAPIObject) =>
   `GET ${new Intl.ListFormat('en', { type: 'conjunction' }).format(listListings(document).map((op) => op.path))}`;
-
-/** The flags of `tempmon proxy`, in the order of its help. */
-const PROXY_FLAGS: readonly HelpedFlag[] = [
-  { name: 'target', value: 'URL', help: ['base URL of the deployment (required)'] },
-  { name: 'port', value: 'N', help: ['port to listen on (default 4020; 0 picks a free one)'] },
-  { name: 'host', value: 'HOST', help: ['address to bind (default 127.0.0.1)'] },
-  { name: 'timeout', value: 'MS', help: ['upstream time limit (default 10000); beyond it the client gets 504'] },
-  { name: 'errors', help: ['answer 502 problem+json listing the violations instead of a non-conformant response'] },
-  { name: 'record', value: 'FILE', help: ['record the records seen into FILE (a data file for tempmon serve --data)'] },
-  { name: 'quiet', help: ['do not log requests (violations are still logged)'] },
-  { name: 'log-format', value: 'F', help: ['request log: compact (a line per request, default) or json (pino)'] },
-  { name: 'spec', value: 'FILE', help: [SPEC_OPTION_HELP] },
-  { name: 'help', short: 'h', help: ['show this help'] },
-];
 
 /** Help of `tempmon proxy`, its listings from the spec. */
 export const proxyHelp = (document: OpenAPIObject): string => `Usage: tempmon proxy --target URL [options]
@@ -43,7 +30,7 @@ ${flagHelp(PROXY_FLAGS, 24)}`;
 
 /** Runs `tempmon proxy`; resolves once listening, with a `close` to stop it. */
 export async function proxyCommand(args: readonly string[], log: (line: string) => void = console.log) {
-  const values = parseFlags(args, PROXY_FLAGS, 'proxy', cliFail);
+  const values = parseFlags(args, PROXY_FLAGS, 'proxy', cliFail, everyCommandFlags(args));
   const text = (name: string) => flagText(values, name);
   if (values.help) {
     log(proxyHelp(loadSpec(text('spec')).document));
@@ -52,9 +39,9 @@ export async function proxyCommand(args: readonly string[], log: (line: string) 
   const target = targetUrl(text('target'), 'proxy');
   const portText = text('port');
   const timeoutText = text('timeout');
-  const port = portText === undefined ? 4020 : integerOption('port', portText, 0, 65535);
-  const host = text('host') ?? '127.0.0.1';
-  const timeoutMs = timeoutText === undefined ? 10_000 : integerOption('timeout', timeoutText, 1, 600_000);
+  const port = portText === undefined ? PROXY_DEFAULTS.port : integerOption('port', portText, 0, 65535);
+  const host = text('host') ?? PROXY_DEFAULTS.host;
+  const timeoutMs = timeoutText === undefined ? PROXY_DEFAULTS.timeoutMs : integerOption('timeout', timeoutText, 1, 600_000);
 
   const proxy = await createProxy({
     target,

@@ -2,6 +2,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import type { Dataset } from '../fixtures/generate-dataset.ts';
 import { loadDataFile } from '../fixtures/load-data-file.ts';
 import { flagHelp } from '../options/flag-help.ts';
+import { commandFlags } from '../options/command-flags.ts';
 import { peekFlag } from '../options/parse-flags.ts';
 import { bannerLines, parseServeArgs, servedSizes, serveFlags, serveOptions } from '../options/serve-options.ts';
 import { createMock } from '../server/create-app.ts';
@@ -41,7 +42,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   const spec = loadSpec(peekFlag(args, 'spec'));
   // Each flag's TEMPMON_<NAME> stands in for it when not given, as in every runtime entry (a container's env).
   const env = process.env;
-  const values = parseServeArgs(spec.document, args, env, false, cliFail);
+  const values = parseServeArgs(spec.document, args, env, false, cliFail, () => commandFlags(spec.document));
   if (values.help) {
     log(serveHelp(spec.document));
     return undefined;
@@ -70,6 +71,7 @@ export async function serveCommand(args: readonly string[], log: (line: string) 
   const sizes = servedSizes(spec.document, options, data);
   log(`tempmon mock listening on ${url}`);
   if (note) log(note);
+  log(`  docs: ${url}/docs (no key needed; ${url}/ lists the rest)`);
   // The data, the key (a key the user chose is never printed back), the simulated conditions (said at start,
   // as the other runtimes' entries say them: a UI that fails sometimes is then no surprise), a curl to try.
   for (const line of bannerLines(spec.document, options, sizes, url)) log(line);

@@ -167,6 +167,19 @@ export interface ListingCoverage {
   readonly consistency?: ConsistencyFigures;
 }
 
+/** What the requests of one listing got, as a whole (see ContractReport.unanswered). */
+export interface ListingAnswers {
+  readonly operationId: string;
+  /** The listing's path in the spec: `/alert`. */
+  readonly path: string;
+  /** Requests sent to the listing (GET on its path, with or without a key; the other roads apart). */
+  readonly requests: number;
+  /** How many of them got a listing: a 200 JSON array. */
+  readonly listed: number;
+  /** What they got, in a few words: `every request got 500 text/plain`, or the commonest answers. */
+  readonly answers: string;
+}
+
 /** A change of the limit, and why. */
 export interface LimitChange {
   readonly from: number;
@@ -245,8 +258,15 @@ export interface ContractReport {
   readonly target: string;
   readonly strict: boolean;
   readonly outcomes: readonly CheckOutcome[];
+  /**
+   * The run in one unit, checks, as the console's lines show them (a check's status is its worst over the
+   * listings): `passed` (PASS), `part` (PART: passed on some listings or parts of its claim only), `warned`,
+   * `failed`, `skipped`; `inconclusive`: checks that could not be evaluated somewhere. Then the requests sent.
+   */
   readonly summary: {
+    checks: number;
     passed: number;
+    part: number;
     failed: number;
     warned: number;
     skipped: number;
@@ -268,6 +288,11 @@ export interface ContractReport {
   readonly timing?: TimingReport;
   /** The run as planned to fit --max-duration (absent for a run that could not run). */
   readonly plan?: RunPlan;
+  /**
+   * The listings no request got a listing from (not one 200 JSON array): what depends on one is skipped under
+   * this one fact, and no check passes there without having seen one (absent when every listing answered).
+   */
+  readonly unanswered?: readonly ListingAnswers[];
 }
 
 /** The run cannot start: the target does not answer at all, refuses the key, or an option is wrong. Exit code 2 in the CLI. */

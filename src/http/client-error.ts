@@ -31,16 +31,28 @@ export function clientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer 
     const method = METHOD.exec(error.rawPacket?.subarray(0, 24).toString('latin1') ?? '')?.[1];
     if (answering || method === undefined || method === 'HEAD') socket.write(`${head}Connection: close\r\n\r\n`);
     else {
-      const body = problemBody(
-        template,
-        `node:http refused the request before the mock saw it (${error.code ?? 'parse error'}).`,
-        undefined,
-      );
+      const body = problemBody(template, refusalDetail(error.code, error.rawPacket), undefined);
       const fields = Object.entries({ ...OUTSIDE_APP_HEADERS, 'Content-Length': String(Buffer.byteLength(body)) });
       socket.write(`${head}${fields.map(([name, value]) => `${name}: ${value}\r\n`).join('')}Connection: close\r\n\r\n${body}`);
     }
   }
   socket.destroy(error);
+}
+
+/**
+ * What was wrong, in words a user knows where the parser's code allows (a raw space in the URL is the one met
+ * most: a URL pasted unencoded), then the code. Only the shape of the request line is read; nothing is echoed.
+ *
+ * @example
+ * refusalDetail('HPE_INVALID_CONSTANT', Buffer.from('GET /alert?search=a b HTTP/1.1'));
+ * // 'The request line holds a space: encode it as %20. node:http refused the request before the mock saw it (HPE_INVALID_CONSTANT).'
+ */
+export function refusalDetail(code: string | undefined, rawPacket: Buffer | undefined): string {
+  const refused = `node:http refused the request before the mock saw it (${code ?? 'parse error'}).`;
+  const line = rawPacket?.subarray(0, 8192).toString('latin1').split(/\r?\n/, 1)[0] ?? '';
+  // METHOD TARGET HTTP/x.y with more than two spaces: the target holds one.
+  const spaced = /^\S+ \S.* HTTP\/\d/.test(line) && line.split(' ').length > 3;
+  return spaced ? `The request line holds a space: encode it as %20. ${refused}` : refused;
 }
 
 /** A request line's method, followed by its space. */

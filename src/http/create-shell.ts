@@ -3,6 +3,7 @@ import type { LoadedSpec } from '../spec/load-spec.ts';
 import type { Operation } from '../spec/operations.ts';
 import { browserCors } from './browser-cors.ts';
 import { addSpecRoutes } from './docs-page.ts';
+import { addIndexPage } from './index-page.ts';
 import { type HideKeys, hideKeys, hideKeysIn } from './hide-keys.ts';
 import { addMethodNotAllowed } from './method-not-allowed.ts';
 import { PROBLEMS, problem } from './problem.ts';
@@ -56,6 +57,7 @@ export function createShell(options: ShellOptions, addRoutes: (app: Hono) => voi
   app.use('*', validHost());
   addSpecRoutes(app, options.spec);
   addRoutes(app);
+  addIndexPage(app, options.spec, options.operations, options.name);
   addMethodNotAllowed(app, options.operations);
   app.notFound((c) => problem(c, PROBLEMS.notFound, `No operation at ${c.req.path}.`));
   app.onError((error, c) => {

@@ -1,6 +1,7 @@
 // Command-line flags read without node:util, which not every runtime has in full, so that `tempmon serve` and
 // the runtime entries read the same flags with the same words. No node: import: a Worker bundles this.
 import type { OptionFailure } from './option-parsers.ts';
+import { unknownOption } from './unknown-option.ts';
 
 /** A flag as the parser needs it. */
 export interface FlagShape {
@@ -24,13 +25,21 @@ export const flagText = (values: FlagValues, name: string): string | undefined =
 /**
  * Reads `--name value`, `--name=value`, switches and short aliases. A value may start with `-` followed by a
  * digit (`--seed -1`), so that the flag's own check can say what is wrong with it; another argument starting
- * with `-` is taken for a forgotten value. Every refusal ends with where to look: `(see tempmon serve --help)`.
+ * with `-` is taken for a forgotten value. Every refusal ends with where to look: `(see tempmon serve --help)`; an
+ * unknown option says what was most likely meant, an option of this command or of another (`others`, by command,
+ * asked for only then).
  *
  * @example
  * parseFlags(['--port=0', '--api-key', 'a'], [{ name: 'port', value: 'N' }, { name: 'api-key', value: 'KEY', multiple: true }], 'serve', fail);
  * // { port: '0', 'api-key': ['a'] }
  */
-export function parseFlags(args: readonly string[], flags: readonly FlagShape[], command: string, fail: OptionFailure): FlagValues {
+export function parseFlags(
+  args: readonly string[],
+  flags: readonly FlagShape[],
+  command: string,
+  fail: OptionFailure,
+  others: () => Readonly<Record<string, readonly FlagShape[]>> = () => ({}),
+): FlagValues {
   const refuse = (what: string) => fail(`${what} (see tempmon ${command} --help)`);
   const byName = new Map(flags.map((flag) => [flag.name, flag]));
   const byShort = new Map(flags.filter((flag) => flag.short).map((flag) => [flag.short!, flag]));
@@ -45,7 +54,7 @@ export function parseFlags(args: readonly string[], flags: readonly FlagShape[],
     const short = /^-([^-])$/.exec(arg);
     if (!long && !short) throw refuse(`unexpected argument ${arg}`);
     const flag = long ? byName.get(long[1]!) : byShort.get(short![1]!);
-    if (!flag) throw refuse(`unknown option ${long ? `--${long[1]}` : arg}`);
+    if (!flag) throw refuse(long ? unknownOption(long[1]!, flags, command, otherCommands(command, others())) : `unknown option ${arg}`);
     const shown = `--${flag.name}`;
     if (!flag.value) {
       if (long?.[2] !== undefined) throw refuse(`option ${shown} takes no value`);
@@ -82,3 +91,7 @@ export function peekFlag(args: readonly string[], name: string): string | undefi
   }
   return value;
 }
+
+/** The flags of every command but `command`. */
+const otherCommands = (command: string, all: Readonly<Record<string, readonly FlagShape[]>>) =>
+  Object.fromEntries(Object.entries(all).filter(([name]) => name !== command));

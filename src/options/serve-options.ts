@@ -10,7 +10,7 @@ import { listListings } from '../spec/operations.ts';
 import type { DatasetOptions } from '../spec/records.ts';
 import { type ApiKeys, apiKeysOption, integerOption, type OptionFailure } from './option-parsers.ts';
 import type { HelpedFlag } from './flag-help.ts';
-import { type FlagValues, flagText, parseFlags } from './parse-flags.ts';
+import { type FlagShape, type FlagValues, flagText, parseFlags } from './parse-flags.ts';
 import { describeScenarios, scenarioOptions } from './scenario-options.ts';
 import { describeLive, LIVE_FLAGS, liveFlags } from './live-flags.ts';
 import type { LiveOptions } from '../live/live-options.ts';
@@ -123,9 +123,10 @@ export function parseServeArgs(
   env: Readonly<Record<string, unknown>>,
   runtime: boolean,
   fail: OptionFailure,
+  others?: () => Readonly<Record<string, readonly FlagShape[]>>,
 ): FlagValues {
   const flags = serveFlags(document).filter((flag) => !(runtime && flag.cliOnly));
-  const values: Record<string, FlagValues[string]> = { ...parseFlags(args, flags, 'serve', fail) };
+  const values: Record<string, FlagValues[string]> = { ...parseFlags(args, flags, 'serve', fail, others) };
   for (const flag of flags) {
     const value = env[flagVariable(flag.name)];
     if (flag.variable && values[flag.name] === undefined && value !== undefined && value !== null && value !== '')

@@ -1,7 +1,7 @@
 // The bench's README table: formatted from measured rows, written between its markers and nowhere else.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SCALE_END, SCALE_START, TABLE_END, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
+import { SCALE_END, SCALE_START, TABLE_END, TABLE_START, TABLES_DOC, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
 
 const base = { rps: 35_611, p50: 1.38, p99: 3.81 };
 const measured = { rps: 32_179, p50: 1.41, p99: 3.83 };
@@ -21,9 +21,9 @@ const rows = [
   { scenario: 'repeated term', baseline: 'bare node:http', base, server: 'tempmon serve', measured, ratio: 0.86 },
 ];
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL(`../../${TABLES_DOC}`, import.meta.url), 'utf8');
 
-/** The lines between two markers of README.md, checked to be a table: every line has the header's cells. */
+/** The lines between two markers of the tables' page (docs/performance.md), checked to be a table: every line has the header's cells. */
 function readmeTable(start: string, end: string): string[] {
   const block = README.slice(README.indexOf(start) + start.length, README.indexOf(end))
     .trim()
@@ -52,7 +52,7 @@ describe('the bench table', () => {
     expect(() => withBenchTable('# no markers', 'new')).toThrow(/lacks the markers/);
   });
 
-  it('is in README.md between its markers, a table of one row per scenario, for the next bench to rewrite', () => {
+  it('is in docs/performance.md between its markers, a table of one row per scenario, for the next bench to rewrite', () => {
     const block = readmeTable(TABLE_START, TABLE_END);
     expect(README.indexOf(TABLE_START)).toBeGreaterThan(0);
     expect(block[0]).toMatch(/^\| Scenario \|/);
@@ -74,7 +74,7 @@ describe('the bench table', () => {
     );
   });
 
-  it('has the scale table in README.md between its markers', () => {
+  it('has the scale table in docs/performance.md between its markers', () => {
     const block = readmeTable(SCALE_START, SCALE_END);
     expect(README.indexOf(SCALE_START)).toBeGreaterThan(README.indexOf(TABLE_END));
     expect(block[0]).toMatch(/^\| Data \|/);

@@ -8,7 +8,7 @@
 // by default, BENCH_SOAK_* size it). BENCH_ONLY=live runs the live page row alone, BENCH_ONLY=soak the soak
 // alone, BENCH_ONLY=drift the live drift (live-drift.ts: each kind of the soak's requests costed minute by
 // minute in one process); each prints its figures and leaves .tmp/bench.json and the README as they are.
-// BENCH_ONLY=million runs the two million-record rows alone and makes the README's scale table (theirs alone).
+// BENCH_ONLY=million runs the two million-record rows alone and makes docs/performance.md's scale table (theirs alone).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -16,7 +16,7 @@ import { cpus } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { missingTool } from '../../src/build/runtime-tool.mjs';
-import { SCALE_END, SCALE_START, type ScaleRow, TABLE_START, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
+import { SCALE_END, SCALE_START, type ScaleRow, TABLE_START, TABLES_DOC, benchTable, scaleTable, withBenchTable } from './bench-table.ts';
 import { driftSettings, liveDrift } from './live-drift.ts';
 import { liveSoak, soakSettings } from './live-soak.ts';
 import { cpuTime, runToEnd, wrkMs } from './processes.ts';
@@ -512,11 +512,11 @@ if (only) {
     printMillion(named.title, run.checks);
     if (run.checks.some((c) => c.ok === false)) errors.push(`${named.label}: a target missed`);
   }
-  // The README's scale table is these two runs alone: a run of them alone makes it.
+  // docs/performance.md's scale table is these two runs alone: a run of them alone makes it.
   if (scale.length === MILLION_RUNS.length && errors.length === 0) {
-    const readmePath = join(ROOT, 'README.md');
-    writeFileSync(readmePath, withScaleTable(readFileSync(readmePath, 'utf8'), scale));
-    console.log("README.md: its scale table is now this run's");
+    const tablesPath = join(ROOT, TABLES_DOC);
+    writeFileSync(tablesPath, withScaleTable(readFileSync(tablesPath, 'utf8'), scale));
+    console.log(`${TABLES_DOC}: its scale table is now this run's`);
   }
   for (const r of rows)
     console.log(
@@ -925,12 +925,12 @@ const json = {
 };
 writeFileSync(join(OUT, 'bench.json'), `${JSON.stringify(json, null, 2)}\n`);
 console.log(`JSON: ${join(OUT, 'bench.json')}; whole run ${totalSeconds} s`);
-// The README's performance table is this run's (commit it with the change it measures).
-const readmePath = join(ROOT, 'README.md');
+// docs/performance.md's performance table is this run's (commit it with the change it measures).
+const readmePath = join(ROOT, TABLES_DOC);
 const readme = readFileSync(readmePath, 'utf8');
 // Only a whole run's table: a run that left rows out (or added before/after rows) says so and leaves it.
 const partial = !withMillion || process.env.BENCH_RUNTIMES === '0' || against !== undefined;
-if (partial) console.log('README.md: its performance table left as it is (a partial run)');
+if (partial) console.log(`${TABLES_DOC}: its performance table left as it is (a partial run)`);
 else if (readme.includes(TABLE_START)) {
   writeFileSync(
     readmePath,
@@ -939,7 +939,7 @@ else if (readme.includes(TABLE_START)) {
       millions.map(({ run, data }) => ({ data, ...run })),
     ),
   );
-  console.log("README.md: its performance table is now this run's");
+  console.log(`${TABLES_DOC}: its performance table is now this run's`);
 }
 if (misses.length) console.log(`\nmissed targets:\n  ${misses.join('\n  ')}`);
 if (generator.name === 'autocannon') console.warn(`\n*** measured with autocannon, not wrk (${generator.note}): ratios are flattered.`);

@@ -4,7 +4,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { CONTRACT_HELP, contractCommand } from '../../src/cli/contract.ts';
 import { CONTRACT_DEFAULTS, CONTRACT_FLAGS, type ContractFlag } from '../../src/contract/options/contract-flags.ts';
 import { closedTarget } from '../closed-target.ts';
-import { usageError } from './cli-helpers.ts';
 
 const FLAGS: readonly ContractFlag[] = CONTRACT_FLAGS;
 const DOWN = closedTarget();
@@ -25,8 +24,11 @@ describe("tempmon contract's flag table", () => {
     async (name, flag) => {
       vi.stubEnv('TEMPMON_API_KEY', 'k');
       const past = String(flag.integer!.max + 1);
-      const error = await usageError(() => contractCommand(['--target', DOWN, `--${name}`, past], () => undefined));
-      expect(error.message).toBe(`--${name} must be an integer from ${flag.integer!.min} to ${flag.integer!.max}, got "${past}"`);
+      const lines: string[] = [];
+      expect(await contractCommand(['--target', DOWN, `--${name}`, past], (line) => lines.push(line))).toBe(2);
+      expect(lines).toEqual([
+        `COULD NOT RUN: --${name} must be an integer from ${flag.integer!.min} to ${flag.integer!.max}, got "${past}"`,
+      ]);
     },
   );
 

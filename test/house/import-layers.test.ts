@@ -1,4 +1,4 @@
-// The house's one rule, read from the README's Layout: a folder under src/ imports only from folders listed
+// The house's one rule, read from CONTRIBUTING.md's Layout: a folder under src/ imports only from folders listed
 // above it. The README and the code cannot drift apart: a folder missing from the list fails here too. The
 // same rule holds inside src/contract, read from docs/contract.md's "The kit's house".
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,7 +14,7 @@ const SOURCE = /\.(ts|mts|mjs)$/;
  * The entries under `dir` of the first code block after `heading` in `doc`, in order: folders (`src/http/`) and
  * root files (`src/index.ts`).
  */
-function layoutOrder(doc = 'README.md', heading = '## Layout', dir = 'src'): string[] {
+function layoutOrder(doc = 'CONTRIBUTING.md', heading = '## Layout', dir = 'src'): string[] {
   const text = readFileSync(join(ROOT, doc), 'utf8');
   const section = text.slice(text.indexOf(`\n${heading}\n`));
   const block = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
@@ -53,7 +53,7 @@ function wrongWayImports(order: readonly string[], files: readonly string[], roo
   );
 }
 
-describe('the layout (README) and the import graph agree', () => {
+describe('the layout (CONTRIBUTING.md) and the import graph agree', () => {
   const order = layoutOrder();
   const files = sourceFiles(SRC);
 

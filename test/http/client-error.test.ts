@@ -66,7 +66,22 @@ describe("what node:http's parser refuses", () => {
     const problem = JSON.parse(answer!.body);
     expect(validator.validate('Problem', problem)).toEqual([]);
     expect(problem).toMatchObject({ status, type });
-    expect(problem.detail).toMatch(/^node:http refused the request before the mock saw it \(\w+\)\.$/);
+    expect(problem.detail).toMatch(/(^|\. )node:http refused the request before the mock saw it \(\w+\)\.$/);
+    expect(text).not.toContain(KEY);
+  });
+
+  it('says in words what was wrong with a raw space in the URL: encode it as %20 (issue 51, item 7)', async () => {
+    const text = await rawConversation(port, [`GET /alert?search=cold chain HTTP/1.1\r\nHost: a\r\nx-api-key: ${KEY}\r\n\r\n`]);
+    const [answer] = responses(text);
+    expect(answer!.status).toBe(400);
+    expect(answer!.headers['content-type']).toBe('application/problem+json');
+    const problem = JSON.parse(answer!.body);
+    expect(validator.validate('Problem', problem)).toEqual([]);
+    expect(problem.detail).toBe(
+      'The request line holds a space: encode it as %20. node:http refused the request before the mock saw it (HPE_INVALID_CONSTANT).',
+    );
+    // Nothing of the request is echoed: not the URL, not the key.
+    expect(text).not.toContain('cold');
     expect(text).not.toContain(KEY);
   });
 

@@ -1,7 +1,8 @@
-import { answerTally } from '../model/answers.ts';
+import { answerTally, describeKind } from '../model/answers.ts';
+import { recordsOf } from '../records.ts';
 import { noEvidence } from '../model/skip.ts';
 import { outcomeBase, type ResponseCheck } from '../model/check.ts';
-import type { Finding, Place, CheckOutcome, Exchange, Failure } from '../types.ts';
+import type { Finding, Place, CheckOutcome, Exchange, Failure, ListingAnswers } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 import { comparePlaces } from '../client/exchange-recorder.ts';
 
@@ -24,6 +25,9 @@ interface Folded {
  */
 export function createResponseJudge(checks: readonly ResponseCheck[], context: OperationContext) {
   const tally = answerTally();
+  // What the listing's requests got as a whole, by kind of answer (a redirect is one, wherever it points).
+  const kinds = answerTally(describeKind);
+  let listed = 0;
   // A check skipped whatever the answers (opt-in, not asked for) looks at none.
   const judged = checks.map((check) => ({
     check,
@@ -37,7 +41,11 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
   return {
     inspect(exchange: Exchange, place: Place): void {
       // A request off the interface is judged by its own check's rule, and by those that see every answer.
-      if (!exchange.judgedAlone) tally.add(exchange);
+      if (!exchange.judgedAlone) {
+        tally.add(exchange);
+        kinds.add(exchange);
+        if (recordsOf(exchange)) listed += 1;
+      }
       for (const entry of judged) {
         if (entry.skip || (exchange.judgedAlone && !entry.check.everyAnswer)) continue;
         if (entry.check.needs?.found(exchange)) entry.found = true;
@@ -53,6 +61,11 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
           }
         });
       }
+    },
+    /** What the listing's requests got, as a whole. */
+    answers(): ListingAnswers {
+      const { operationId, path } = context.operation;
+      return { operationId, path, requests: kinds.count(), listed, answers: kinds.describe() };
     },
     outcomes(): CheckOutcome[] {
       return judged.map(({ check, skip: skipped, found, unseen, folded }) => {

@@ -30,6 +30,18 @@ export function describeAnswer(exchange: Exchange): string {
 }
 
 /**
+ * What one exchange got, its status and media type only: `503 text/html`, `302 (a redirect, not followed)`, or the
+ * transport error. Answers alike in kind are alike here, wherever each redirect pointed.
+ */
+export function describeKind(exchange: Exchange): string {
+  const response = exchange.response;
+  if (!response) return exchange.error ?? 'no response';
+  const type = response.headers['content-type']?.split(';')[0]?.trim();
+  if (response.status >= 300 && response.status < 400) return `${response.status} (a redirect, not followed)`;
+  return `${response.status}${type ? ` ${type}` : ''}`;
+}
+
+/**
  * A count of what exchanges got, kept as they come: as small as the number of different answers, and described
  * the same whatever order they came in (most frequent first, ties in alphabetical order).
  *
@@ -38,12 +50,14 @@ export function describeAnswer(exchange: Exchange): string {
  * tally.add(exchange);
  * tally.describe(); // 'the request got 503 text/html'
  */
-export function answerTally() {
+export function answerTally(describeOne: (exchange: Exchange) => string = describeAnswer) {
   const counts = new Map<string, number>();
   let total = 0;
   return {
+    /** How many exchanges were added. */
+    count: () => total,
     add(exchange: Exchange): void {
-      const what = describeAnswer(exchange);
+      const what = describeOne(exchange);
       counts.set(what, (counts.get(what) ?? 0) + 1);
       total += 1;
     },

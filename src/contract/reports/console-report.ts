@@ -4,6 +4,7 @@ import { consistencySection } from './consistency-section.ts';
 import { timingSection } from './timing-section.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Exchange, RunPlan, Verdict } from '../types.ts';
+import { checkStatus, unansweredLine } from '../grading/grade.ts';
 import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
@@ -44,14 +45,82 @@ export const replayCommand = (target: string, seed: number, check: string, plan?
  * observable here), is PART, never PASS.
  */
 function statusLine(check: string, outcomes: readonly CheckOutcome[]): string {
-  const worst = (['failed', 'warned', 'passed', 'skipped'] as const).find((s) => outcomes.some((o) => o.status === s))!;
+  const { status, part } = checkStatus(outcomes);
   const skipped = outcomes.filter((o) => o.status === 'skipped');
-  const some = (skipped.length > 0 && skipped.length < outcomes.length) || outcomes.some((o) => o.notObserved);
   const partly =
     skipped.length > 0 && skipped.length < outcomes.length
       ? ` (${outcomes.length - skipped.length} of ${outcomes.length} operations; ${skipped.length} SKIP: ${preview(skipped[0]!.skipReason ?? '', 100)})`
       : '';
-  return `${some && worst === 'passed' ? 'PART' : MARK[worst]} ${check}${partly}: ${outcomes[0]!.description}`;
+  return `${part ? 'PART' : MARK[status]} ${check}${partly}: ${outcomes[0]!.description}`;
+}
+
+/**
+ * Each listing that never answered, once: `every request to /alert got 500 text/plain: 212 requests`, and under
+ * it the checks skipped there for want of a listing answer (wrapped). Those skipped so on every listing get no
+ * block of their own: the set of them.
+ */
+function unansweredBlock(report: ContractReport): { lines: string[]; folded: Set<string> } {
+  const lines: string[] = [];
+  const foldedOn = (operationId: string) =>
+    report.outcomes.filter((o) => o.operationId === operationId && o.status === 'skipped' && o.skipCause === 'no-evidence');
+  const listings = report.unanswered ?? [];
+  for (const [i, listing] of listings.entries()) {
+    lines.push(`${unansweredLine(listing)}: ${listing.requests} request${listing.requests === 1 ? '' : 's'}`);
+    // Listings that skipped the same checks share one list, under the last of them.
+    const names = foldedOn(listing.operationId).map((o) => o.check);
+    const next = listings[i + 1];
+    if (
+      next &&
+      foldedOn(next.operationId)
+        .map((o) => o.check)
+        .join() === names.join()
+    )
+      continue;
+    const same = listings.slice(0, i + 1).filter(
+      (l) =>
+        foldedOn(l.operationId)
+          .map((o) => o.check)
+          .join() === names.join(),
+    );
+    const where = new Intl.ListFormat('en', { type: 'conjunction' }).format(same.map((l) => l.operationId));
+    if (names.length > 0) lines.push(...wrapped(`SKIP on ${where}, for want of a listing answer: ${names.join(', ')}`, '  '));
+  }
+  const unanswered = new Set((report.unanswered ?? []).map((l) => l.operationId));
+  const checks = new Set(report.outcomes.map((o) => o.check));
+  const folded = new Set(
+    [...checks].filter((check) =>
+      report.outcomes
+        .filter((o) => o.check === check)
+        .every((o) => unanswered.has(o.operationId) && o.status === 'skipped' && o.skipCause === 'no-evidence'),
+    ),
+  );
+  return { lines, folded };
+}
+
+/** `text` in lines of at most 120 characters, each starting with `indent`, broken after commas. */
+function wrapped(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = indent;
+  for (const word of text.split(' ')) {
+    if (line.length + word.length + 1 > 120 && line.trim() !== '') {
+      lines.push(line.trimEnd());
+      line = `${indent}  `;
+    }
+    line += `${word} `;
+  }
+  return [...lines, line.trimEnd()];
+}
+
+/** `29 checks: 20 passed, 2 passed in part (PART), 1 failed, 6 skipped`: the summary, in checks as the lines above. */
+function summaryLine({ checks, passed, part, warned, failed, skipped }: ContractReport['summary']): string {
+  const parts = [
+    `${passed} passed`,
+    part > 0 ? `${part} passed in part (PART)` : '',
+    warned > 0 ? `${warned} with warnings only (WARN)` : '',
+    `${failed} failed`,
+    `${skipped} skipped`,
+  ];
+  return `${checks} check${checks === 1 ? '' : 's'}: ${parts.filter(Boolean).join(', ')}`;
 }
 
 /**
@@ -68,7 +137,11 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
 
   // The cause first: a check others' findings follow from leads the report.
   const causes = new Set(report.outcomes.flatMap((o) => o.failures.flatMap((f) => (f.followsFrom ? [f.followsFrom] : []))));
-  const blocks = [...byCheck].sort(([a], [b]) => Number(causes.has(b)) - Number(causes.has(a)));
+  const unanswered = unansweredBlock(report);
+  lines.push(...unanswered.lines);
+  const blocks = [...byCheck]
+    .filter(([check]) => !unanswered.folded.has(check))
+    .sort(([a], [b]) => Number(causes.has(b)) - Number(causes.has(a)));
   for (const [check, outcomes] of blocks) {
     lines.push(statusLine(check, outcomes));
     for (const outcome of outcomes) {
@@ -90,10 +163,10 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
       }
     }
   }
-  const { passed, failed, warned, skipped, requests, retried } = report.summary;
+  const { requests, retried } = report.summary;
   const warnings = report.outcomes.reduce((n, o) => n + o.failures.filter((f) => f.severity === 'warning').length, 0);
   if (report.verdict !== 'could not run') {
-    lines.push('', `${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
+    lines.push('', summaryLine(report.summary));
     const seed =
       report.seed === undefined
         ? ''
@@ -102,18 +175,29 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
       `${warnings} warning${warnings === 1 ? '' : 's'}${warnings > 0 && !report.strict ? ' (assumptions; --strict makes them fail)' : ''}, ${requests} requests${retried > 0 ? ` (${retried} retried after 429)` : ''}${seed}`,
     );
     lines.push(...consistencySection(report.coverage ?? []));
-    const covered = (report.coverage ?? []).filter((c) => c.pairs);
+    const covered = (report.coverage ?? []).filter((c) => c.pairs && !report.unanswered?.some((l) => l.operationId === c.operationId));
     if (covered.length > 0)
       lines.push(
         `pairs of parameter classes covered: ${covered.map((c) => `${c.operationId} ${c.pairs!.covered} of ${c.pairs!.total}`).join(', ')}`,
       );
     if (report.plan?.why) lines.push(`planned to fit --max-duration: ${report.plan.why}`);
     if (report.timing) lines.push(...timingSection(report.timing));
-    if (report.reason && fullVerdict(report).length > VERDICT_LINE_CHARS) lines.push(`why: ${report.reason}`);
   }
-  lines.push(verdictLine(report));
+  lines.push(...verdictLines(report));
   return redact(lines.join('\n'), secrets);
 }
+
+/**
+ * The report's last lines: the verdict line, whole when it fits in {@link VERDICT_LINE_CHARS} characters, else
+ * cut, with the whole reason on a `why:` line above it (not yet redacted). A run that could not run prints these
+ * alone, once, on stdout.
+ *
+ * @example
+ * verdictLines(unrunReport('(none)', false, 'no API key: set TEMPMON_API_KEY or pass --api-key'));
+ * // ['COULD NOT RUN: no API key: set TEMPMON_API_KEY or pass --api-key']
+ */
+export const verdictLines = (report: ContractReport): string[] =>
+  report.reason && fullVerdict(report).length > VERDICT_LINE_CHARS ? [`why: ${report.reason}`, verdictLine(report)] : [verdictLine(report)];
 
 /** Where a request was sent with others in flight, how many: the reproduce line alone may not show what it did. */
 export function loadNote(exchange: Exchange): string {

@@ -61,7 +61,8 @@ export function junitReport(report: ContractReport, secrets: Secrets): string {
       `  <testsuite name="tempmon contract" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="tempmon contract" name="run"><error message="${escapeXml(report.reason ?? 'could not run')}"/></testcase>\n  </testsuite>`,
     );
   }
-  const { failed, skipped } = report.summary;
+  // JUnit counts testcases: one per check and listing.
+  const [failed, skipped] = (['failed', 'skipped'] as const).map((status) => report.outcomes.filter((o) => o.status === status).length);
   const xml = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="tempmon contract ${escapeXml(report.target)}" tests="${report.outcomes.length || 1}" failures="${failed}" errors="${report.verdict === 'could not run' ? 1 : 0}" skipped="${skipped}">`,

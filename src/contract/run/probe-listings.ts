@@ -42,9 +42,14 @@ function refuseMisconfigured(probes: readonly Exchange[], operations: readonly O
   }
   if (probes.length > 0 && probes.every((p) => p.response?.status === 404)) {
     const paths = operations.map((op) => op.path).join(' and ');
+    // The base URL the probes were sent to: a prefix is suggested only to a target that has none.
+    const url = new URL(probes[0]!.request.url);
+    const path = operations[0]!.path;
+    const under = url.pathname.endsWith(path) ? url.pathname.slice(0, -path.length) : url.pathname;
+    const prefix = under.replace(/\/$/, '') === '' ? `; a deployment under a prefix needs it in --target, e.g. ${url.origin}/v1` : '';
     throw new ContractSetupError(
       `every listing request got 404 (${probes.map((p) => p.request.url).join(', ')})`,
-      `is --target the API's base URL? The kit appends ${paths} to it (a deployment under a prefix needs it in --target, e.g. https://host/v1)`,
+      `is --target the API's base URL? The kit appends ${paths} to it${prefix}`,
     );
   }
 }

@@ -64,6 +64,7 @@ export async function runContract(asked: ContractOptions): Promise<ContractRepor
       seed,
       examples,
       plan,
+      listings: runs.map((run) => run.judge.answers()),
       ...(timing ? { timing } : {}),
     });
   } finally {

@@ -54,7 +54,10 @@ describe('reports', () => {
     expect(text).toContain(
       `curl -i -H 'x-gateway-token: <redacted>' -H "x-api-key: $TEMPMON_API_KEY" 'http://target.test/v1/alert?page=0'`,
     );
-    const { passed, warned, failed, skipped } = report.summary;
+    const { checks, passed, part, warned, failed, skipped } = report.summary;
+    // One unit, checks: each check is in one of the counts.
+    expect(passed + part + warned + failed + skipped).toBe(checks);
+    expect(checks).toBe(new Set(report.outcomes.map((o) => o.check)).size);
     // The summary, then the timing section, then the verdict.
     const lines = text.split('\n');
     const timing = lines.findIndex((l) => l.startsWith('timing: '));
@@ -63,7 +66,9 @@ describe('reports', () => {
     // A reason too long for the verdict line is whole just above it.
     expect(lines.at(-2)).toBe(`why: ${report.reason}`);
     expect(lines.at(-1)!.length).toBeLessThanOrEqual(200);
-    expect(lines.at(timing - 3)).toBe(`${passed + warned} passed, ${failed} failed, ${skipped} skipped`);
+    expect(lines.at(timing - 3)).toBe(
+      `${checks} checks: ${passed} passed${part ? `, ${part} passed in part (PART)` : ''}${warned ? `, ${warned} with warnings only (WARN)` : ''}, ${failed} failed, ${skipped} skipped`,
+    );
     expect(lines.at(timing - 2)).toMatch(/requests; seed \d+ \(--seed \d+ replays the generated requests\)$/);
     // The pairs of parameter classes the covering set judged, per listing, as the JSON report's coverage has them.
     const pairs = report.coverage!.map((c) => `${c.operationId} ${c.pairs!.covered} of ${c.pairs!.total}`).join(', ');
@@ -102,9 +107,10 @@ describe('reports', () => {
         report.outcomes.filter((o) => o.operationId === suite['@_name']).map((o) => o.check),
       );
     }
+    // JUnit counts its testcases, one per check and listing.
     const failures = suites.flatMap((s) => s.testcase).filter((t) => t.failure !== undefined).length;
-    expect(failures).toBe(report.summary.failed);
-    expect(Number(xml.testsuites['@_failures'])).toBe(report.summary.failed);
+    expect(failures).toBe(report.outcomes.filter((o) => o.status === 'failed').length);
+    expect(Number(xml.testsuites['@_failures'])).toBe(failures);
   });
 
   it('JSON: every outcome with its failures and reproducible requests', () => {
