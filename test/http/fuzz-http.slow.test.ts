@@ -880,7 +880,7 @@ const bare = (r: RawResponse) => {
   if (![400, 408, 413, 431].includes(r.status)) return false;
   if (r.body === '') return header(r, 'content-type') === undefined;
   try {
-    return header(r, 'content-type') === 'application/problem+json' && /^node:http refused /.test(JSON.parse(r.body).detail);
+    return header(r, 'content-type') === 'application/problem+json' && /node:http refused /.test(JSON.parse(r.body).detail);
   } catch {
     return false;
   }
