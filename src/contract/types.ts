@@ -92,7 +92,7 @@ export interface Failure {
    * Judges the finding again by the versions rule with all the run saw of the listing (more reads, the staleness
    * measured by the end): whether it still stands. The kit's own; never in a report.
    */
-  readonly rejudge?: () => Promise<boolean>;
+  readonly rejudge?: () => Promise<boolean | undefined>;
   /**
    * The check whose finding this one follows from: `stable_order` when the same request got answers no
    * legitimate variation explains, so that a comparison of answers here could not hold either.

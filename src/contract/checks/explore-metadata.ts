@@ -110,7 +110,7 @@ async function judgeGenerated(
       (why, expected) => ({
         severity: 'warning',
         message: `${where}: ${why}`,
-        expected,
+        expected: expected ?? String(count),
         actual: total,
         exchange,
         exchanges: [exchange, ...rests],

@@ -2,7 +2,7 @@ import { answered, describeAnswers, preview, unanswered } from '../model/answers
 import { identities, recordsOf } from '../records.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
-import { defaultPageSize, firstPage } from '../model/listing-query.ts';
+import { defaultPageSize, firstPage, pageQuery } from '../model/listing-query.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import type { Claim } from '../versions/rule.ts';
 import type { ScenarioCheck } from '../model/check.ts';
@@ -92,7 +92,6 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<{ finding
   await context.listing();
   const answers = await sendEach(context, forms, sendForm);
   const unseen: { label: string; exchange: Exchange }[] = [];
-  const unjudged: string[] = [];
   const findings: Finding[] = [];
   for (const [i, form] of forms.entries()) {
     const answer = answers[i]!;
@@ -103,11 +102,29 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<{ finding
       misread(form.name, form.form, records, answer, why),
     );
     if (verdict.kind === 'finding') findings.push(verdict.finding);
-    if (verdict.kind === 'unknown') unjudged.push(`${sentForm(form.name, form.form)}: ${verdict.why}`);
+    if (verdict.kind === 'unknown') findings.push(...(await comparedWithReadings(context, form, claimsOf(form), verdict.fallback)));
   }
-  const untold =
-    unjudged.length > 0 ? [`${unjudged.length} of ${forms.length} ambiguous forms could not be judged (${unjudged.join('; ')})`] : [];
-  return { findings, notObserved: [...unanswered('ambiguous forms', forms.length, unseen), ...untold] };
+  return { findings, notObserved: unanswered('ambiguous forms', forms.length, unseen) };
+}
+
+/**
+ * Where the versions cannot tell (replicas apart): the form sent again together with the values it spells, and
+ * compared with their answers; a finding only when none of them gives its records (the older mechanisms judge it).
+ */
+async function comparedWithReadings(
+  context: OperationContext,
+  { name, fixed, form }: { name: string; fixed: Readonly<Record<string, string>>; form: AmbiguousForm },
+  claims: readonly Claim[],
+  fallback: Finding,
+): Promise<Finding[]> {
+  const formAsk = {
+    query: { ...fixed, [name]: form.value },
+    ...(form.again ? { options: { extraQuery: [[name, form.again]] as const } } : {}),
+  };
+  const readings = claims.map(({ page }) => pageQuery(context, page!.offset / page!.size + 1, page!.size));
+  const [again, ...read] = await Promise.all(context.sendTogether([formAsk, ...readings.map((query) => ({ query }))]));
+  const got = identities(recordsOf(again!) ?? []).join();
+  return read.some((r) => recordsOf(r) && identities(recordsOf(r)!).join() === got) ? [] : [fallback];
 }
 
 /** An ambiguous form as sent: `page="010"`, or the name twice. */

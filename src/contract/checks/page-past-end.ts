@@ -57,7 +57,7 @@ export const pagePastEnd: ScenarioCheck = {
       finding(why),
     );
     if (verdict.kind === 'finding') findings.push(verdict.finding);
-    if (verdict.kind === 'unknown') findings.push(finding());
+    if (verdict.kind === 'unknown') findings.push(verdict.fallback);
     return findings;
   },
 };

@@ -2,11 +2,11 @@ import { describeAnswers, needRecords, unanswered } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
 import { needListing, listingTotal, pagesHolding, type Listing } from '../model/listing.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
-import { judgeAnswer, judgeTogether } from '../model/judge-answer.ts';
+import { recheckOf } from '../moment/at-once.ts';
 import type { ScenarioCheck } from '../model/check.ts';
-import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
-import { noEvidence, partly } from '../model/skip.ts';
+import { partly } from '../model/skip.ts';
+import type { Exchange, Finding } from '../types.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is
@@ -22,22 +22,18 @@ export const paginationConsistency: ScenarioCheck = {
   async run(context) {
     const listing = await context.listing();
     if (listing.repeated) {
-      // Read one after the other, the two pages may show two versions of a listing that moves: sent again together,
-      // they show one version, whose pages share no record, unless the listing answers from several at once (replicas).
-      const { page } = listing.repeated;
-      const again = await Promise.all(context.sendTogether([page - 1, page].map((p) => ({ query: pageQuery(context, p, listing.size) }))));
-      const [before, after] = again.map((e) => identities(recordsOf(e) ?? []));
-      const shared = after!.filter((id) => before!.includes(id));
-      const oneVersion = () => context.versions.history.behindVersions() === 0;
-      if (shared.length === 0 || !oneVersion()) return noEvidence(`the listing could not be read: ${listing.problem ?? ''}`);
       return [
         {
           severity: 'error',
-          message: `the listing's pages overlap: ${listing.problem ?? ''}, and again when the two pages were sent together`,
+          message: `the listing's pages overlap: ${listing.problem ?? ''}`,
           expected: 'every record on one page only',
-          actual: `${shared.slice(0, 3).join(', ')} on pages ${page - 1} and ${page}`,
-          exchanges: [...listing.pageExchanges.slice(-2), ...again],
-          rejudge: async () => oneVersion(),
+          actual: `${listing.repeated.id} again on page ${listing.repeated.page}`,
+          exchanges: listing.pageExchanges.slice(-2),
+          recheck: recheckOf(
+            context,
+            [pageQuery(context, listing.repeated.page - 1, listing.size), pageQuery(context, listing.repeated.page, listing.size)],
+            ([a, b]) => identities(b!).some((id) => identities(a!).includes(id)),
+          ),
         },
       ];
     }
@@ -45,27 +41,23 @@ export const paginationConsistency: ScenarioCheck = {
     if (missing) return missing;
     const findings: Finding[] = farPages(listing);
     const first = firstPage(context.parameters);
-    const claims = [...[0, 1, 2].map((k) => ({ offset: 2 * k, size: 2 })), { offset: 0, size: 6 }];
-    // Sent together, and judged by the rule: one version of the listing admissible for them all gives all four.
-    const pages = await Promise.all(
-      context.sendTogether(claims.map(({ offset, size }) => ({ query: pageQuery(context, first + offset / size, size) }))),
-    );
-    const unusable = needRecords(pages, 'comparing pages 1-3 of size 2 with page 1 of size 6');
+    const queries = [...[0, 1, 2].map((k) => pageQuery(context, first + k, 2)), pageQuery(context, first, 6)];
+    const small = await Promise.all(queries.slice(0, 3).map((query) => context.send(query)));
+    const six = await context.send(queries[3]!);
+    const unusable = needRecords([...small, six], 'comparing pages 1-3 of size 2 with page 1 of size 6');
     if (unusable) return unusable;
-    const [small, six] = [pages.slice(0, 3), pages[3]!];
     const joined = identities(small.flatMap((e) => recordsOf(e)!));
     const expected = identities(recordsOf(six)!);
     if (joined.join() !== expected.join()) {
-      const answers = pages.map((exchange, k) => ({ exchange, claim: { term: '', page: claims[k]! } }));
-      const verdict = await judgeTogether(context.versions, answers, (why) => ({
+      findings.push({
         severity: 'error',
-        message: `pages 1-3 of size 2 differ from page 1 of size 6: ${why}`,
+        message: 'pages 1-3 of size 2 differ from page 1 of size 6',
         expected: expected.join(', '),
         actual: joined.join(', '),
         exchange: small.find((e, i) => identities(recordsOf(e)!).join() !== expected.slice(i * 2, i * 2 + 2).join()) ?? six,
-        exchanges: pages,
-      }));
-      if (verdict.kind === 'finding') findings.push(verdict.finding);
+        exchanges: [...small, six],
+        recheck: recheckOf(context, queries, (pages) => identities(pages.slice(0, 3).flat()).join() !== identities(pages[3]!).join()),
+      });
     }
     const slices = await slicesOfListing(context, listing);
     const second = await withoutPageSize(context, listing);
@@ -101,18 +93,18 @@ async function slicesOfListing(context: OperationContext, listing: Listing): Pro
     }
     const expectedPage = all.slice(start, start + size);
     const actual = identities(records);
-    if (actual.join() === expectedPage.join()) continue;
-    // Read after the listing, it may show a later version of it: judged by the rule.
-    const verdict = await judgeAnswer(context.versions, exchange, [{ term: '', page: { offset: start, size } }], (why, expected) => ({
-      severity: 'error',
-      message: `page ${page} of size ${size} is not records ${start}..${start + size - 1} of the listing: ${why}`,
-      expected,
-      actual: actual.join(', '),
-      exchange,
-      // The listing's pages that hold the records expected.
-      exchanges: [exchange, ...pagesHolding(listing, start, size)],
-    }));
-    if (verdict.kind === 'finding') findings.push(verdict.finding);
+    if (actual.join() !== expectedPage.join()) {
+      findings.push({
+        severity: 'error',
+        message: `page ${page} of size ${size} is not records ${start}..${start + size - 1} of the listing`,
+        expected: expectedPage.join(', '),
+        actual: actual.join(', '),
+        exchange,
+        // The listing's pages that hold the records expected.
+        exchanges: [exchange, ...pagesHolding(listing, start, size)],
+        recheck: sliceRecheck(context, listing.size, page, size),
+      });
+    }
   }
   const reached =
     tooFar.length === 0
@@ -131,7 +123,7 @@ async function withoutPageSize(context: OperationContext, listing: Listing): Pro
   const total = listingTotal(listing);
   const one = firstPage(context.parameters);
   const queries = [{ [context.parameters.page.name]: String(one) }, { [context.parameters.page.name]: String(one + 1) }];
-  const [first, second] = await Promise.all(context.sendTogether(queries.map((query) => ({ query }))));
+  const [first, second] = await Promise.all(queries.map((query) => context.send(query)));
   const [a, b] = [recordsOf(first!), recordsOf(second!)];
   const n = a?.length ?? 0;
   const unseen = (why: string) => ({ findings: [], notObserved: [`page 2 without ${context.parameters.pageSize.name}: ${why}`] });
@@ -145,13 +137,6 @@ async function withoutPageSize(context: OperationContext, listing: Listing): Pro
   const broken = (p1: readonly string[], p2: readonly string[]) =>
     p2.length === 0 || p2.some((id) => p1.includes(id)) || (total >= 2 * p1.length + 1 && p2.length !== p1.length);
   if (!broken(ida, idb)) return { findings: [], notObserved: [] };
-  // Two versions of a listing that moves may stand behind the two pages: one version must give both, at the size page 1 shows.
-  const claims = [0, n].map((offset) => ({ term: '', page: { offset, size: n } }));
-  const together = await context.versions.judgeTogether([
-    { exchange: first!, claim: claims[0]! },
-    { exchange: second!, claim: claims[1]! },
-  ]);
-  if (together.kind === 'explained') return { findings: [], notObserved: [] };
   const message =
     b.length === 0
       ? `page 2 without ${context.parameters.pageSize.name} is empty, though the listing holds ${total} records and page 1 ${n}`
@@ -167,17 +152,7 @@ async function withoutPageSize(context: OperationContext, listing: Listing): Pro
         actual: `${b.length} records${shared.length > 0 ? `, ${shared.slice(0, 3).join(', ')} on both` : ''}`,
         exchange: second!,
         exchanges: [first!, second!],
-        ...(together.kind === 'unexplained'
-          ? {
-              rejudge: async () =>
-                (
-                  await context.versions.judgeTogether([
-                    { exchange: first!, claim: claims[0]! },
-                    { exchange: second!, claim: claims[1]! },
-                  ])
-                ).kind !== 'explained',
-            }
-          : {}),
+        recheck: recheckOf(context, queries, ([x, y]) => broken(identities(x!), identities(y!))),
       },
     ],
     notObserved: [],
@@ -217,4 +192,16 @@ function farPages(listing: Listing): Finding[] {
     }
   }
   return findings;
+}
+
+/** Page `page` of size `size` read again, against the pages of the largest size that hold its records, read at the same time. */
+function sliceRecheck(context: OperationContext, max: number, page: number, size: number): () => Promise<boolean | undefined> {
+  const start = (page - 1) * size;
+  const first = Math.floor(start / max) + 1;
+  const spans = Math.floor((start + size - 1) / max) + 1 - first + 1;
+  const references = Array.from({ length: spans }, (_, k) => pageQuery(context, first + k, max));
+  return recheckOf(context, [pageQuery(context, page, size), ...references], ([got, ...pages]) => {
+    const offset = start - (first - 1) * max;
+    return identities(got!).join() !== identities(pages.flat().slice(offset, offset + size)).join();
+  });
 }

@@ -52,7 +52,7 @@ export const searchCaseInsensitive: ScenarioCheck = {
       (why, expected) => ({
         severity: 'warning',
         message: `searching ${JSON.stringify(swapped)} differs from ${JSON.stringify(picked.term)}: ${why}`,
-        expected: identities(x).join(', ') || expected,
+        expected: identities(x).join(', ') || expected || '[]',
         actual: identities(y).join(', ') || '[]',
         exchange: b,
         exchanges: [a, b],

@@ -58,7 +58,7 @@ export const searchFindsRecord: ScenarioCheck = {
       const verdict = listing.complete
         ? await judgeAnswer(context.versions, pages[0]!, [{ term: picked.term, page: { offset: 0, size: max } }], missed, search)
         : { kind: 'finding' as const, finding: missed('') };
-      if (verdict.kind === 'finding') findings.push(verdict.finding);
+      if (verdict.kind !== 'pass') findings.push(verdict.kind === 'finding' ? verdict.finding : verdict.fallback);
     }
     const strays = records.filter((r) => !containsTerm(r, picked.term));
     if (strays.length > 0) {

@@ -8,7 +8,8 @@ import type { Claim } from '../versions/rule.ts';
 export type RuleVerdict =
   | { readonly kind: 'pass' }
   | { readonly kind: 'finding'; readonly finding: Finding }
-  | { readonly kind: 'unknown'; readonly why: string };
+  /** The rule cannot tell: why, and the finding as the older mechanisms judge it (no version named). */
+  | { readonly kind: 'unknown'; readonly why: string; readonly fallback: Finding };
 
 /**
  * Judges `exchange` by the rule against `claims`, any one of which it may meet (an ambiguous form read as either
@@ -25,13 +26,14 @@ export async function judgeAnswer(
   versions: ListingVersions,
   exchange: Exchange,
   claims: readonly Claim[],
-  make: (why: string, expected: string) => Finding,
+  make: (why: string, expected?: string) => Finding,
   again?: () => Promise<Exchange>,
 ): Promise<RuleVerdict> {
   const judged = await judgeAll(versions, exchange, claims, again);
   if (judged.kind === 'explained') return { kind: 'pass' };
-  if (judged.kind === 'unknown') return { kind: 'unknown', why: judged.why };
-  const rejudge = async () => (await judgeAll(versions, exchange, claims)).kind === 'unexplained';
+  if (judged.kind === 'unknown')
+    return { kind: 'unknown', why: judged.why, fallback: make(`the versions of the listing could not tell (${judged.why})`) };
+  const rejudge = async () => verdictOf((await judgeAll(versions, exchange, claims)).kind);
   return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
 }
 
@@ -45,14 +47,18 @@ export async function judgeAnswer(
 export async function judgeTogether(
   versions: ListingVersions,
   answers: readonly { readonly exchange: Exchange; readonly claim: Claim }[],
-  make: (why: string, expected: string) => Finding,
+  make: (why: string, expected?: string) => Finding,
 ): Promise<RuleVerdict> {
   const judged = await versions.judgeTogether(answers);
   if (judged.kind === 'explained') return { kind: 'pass' };
-  if (judged.kind === 'unknown') return { kind: 'unknown', why: judged.why };
-  const rejudge = async () => (await versions.judgeTogether(answers)).kind === 'unexplained';
+  if (judged.kind === 'unknown')
+    return { kind: 'unknown', why: judged.why, fallback: make(`the versions of the listing could not tell (${judged.why})`) };
+  const rejudge = async () => verdictOf((await versions.judgeTogether(answers)).kind);
   return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
 }
+
+/** Whether a finding still stands when judged again: it does, it does not, or the rule cannot tell now. */
+const verdictOf = (kind: Judged['kind']): boolean | undefined => (kind === 'unknown' ? undefined : kind === 'unexplained');
 
 /** The first claim a version explains, else the first unexplained one's words, else unknown. */
 async function judgeAll(

@@ -34,6 +34,11 @@ export interface ListingHistory {
    * `answered + widenMs` showed (or the newest known).
    */
   admissible(span: Span, widenMs: number, behind?: number): { readonly low: number; readonly high: number } | undefined;
+  /**
+   * When a read of the head first showed no window of the lineage (records replaced, removed in the middle): from
+   * then on the lineage cannot tell what an answer should be (undefined while every read fit it).
+   */
+  brokenSince(): number | undefined;
   /** The most versions a read of the head was behind one already seen answered before it was sent (replicas apart). */
   behindVersions(): number;
   /** The tails a version of `top` may have: known from reads that sent a count, else between what they allow. */
@@ -44,6 +49,8 @@ export interface ListingHistory {
   agedBy(top: number, at: number): number;
   /** The staleness measured so far for a kind of request (ms). */
   staleness(kind: StalenessKind): number;
+  /** Set once a search answered as an older version was asked again until --max-staleness and never caught up. */
+  neverCaughtUp: boolean;
   /** Notes a search answer seen behind by `ms` and later seen to catch up: the index's staleness. */
   noteSearchLag(ms: number): void;
   figures(): ConsistencyFigures;
@@ -65,11 +72,15 @@ export function createHistory(matches: Matcher): ListingHistory {
   let searchLag = 0;
   // Measured as sightings come (in the order answered): how far and how long a read was behind what was seen before it.
   const measured = { behind: 0, stale: 0 };
+  let broken: number | undefined;
   // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
   let early: { records: readonly Json[]; span: Span; count?: number; connection?: number }[] | undefined = [];
   const take = (records: readonly Json[], span: Span, count?: number, connection?: number) => {
     const top = lineage!.head(records);
-    if (top === undefined) return false;
+    if (top === undefined) {
+      broken = Math.min(broken ?? span.sent, span.sent);
+      return false;
+    }
     const tail = count !== undefined ? top - count : undefined;
     const sighting = { ...span, top, ...(tail !== undefined ? { tail } : {}), ...(connection !== undefined ? { connection } : {}) };
     measure(measured, sightings, sighting);
@@ -78,6 +89,7 @@ export function createHistory(matches: Matcher): ListingHistory {
   };
   const history: ListingHistory = {
     sightings,
+    neverCaughtUp: false,
     lineage: () => lineage,
     base(records, complete, span, total) {
       if (lineage) return;
@@ -98,6 +110,7 @@ export function createHistory(matches: Matcher): ListingHistory {
     },
     admissible: (span, widenMs, behind = 0) => (lineage ? admissibleIn(sightings, history.seen()!, span, widenMs, behind) : undefined),
     behindVersions: () => measured.behind,
+    brokenSince: () => broken,
     seen: () => (lineage ? { oldest: Math.min(baseTop, ...sightings.map((s) => s.top)), newest: lineage.ids.length } : undefined),
     tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top),
     agedBy(top, at) {

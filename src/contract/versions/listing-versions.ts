@@ -5,6 +5,8 @@ import { createHistory, type ListingHistory, type Span } from './history.ts';
 import type { Matcher, Version } from './lineage.ts';
 import { explain, explainingTops, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
 
+/** How often, at most, a search's judge reads the head to learn whether the listing moves at all. */
+const HEARTBEAT_MS = 1_000;
 /** The first wait before a search behind its data is asked again; each next one doubles, within --max-staleness. */
 const FIRST_WAIT_MS = 100;
 
@@ -79,7 +81,11 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     async judge(exchange, claim, again) {
       const shown = shownOf(exchange, claim);
       if (!shown) return { kind: 'unknown', why: 'the answer shows no records or count to judge' };
-      const verdict = await explainReading(exchange, shown, claim);
+      const first = await explainReading(exchange, shown, claim);
+      const verdict =
+        kindOf(claim) === 'search' && again
+          ? await current(versions, reads, { verdict: first, answered: exchange.span!.answered }, claim, again, explainReading)
+          : first;
       const caught =
         verdict.kind === 'stale' && kindOf(claim) === 'search' && again
           ? await catchUp(versions, verdict, claim, again, explainReading)
@@ -136,6 +142,36 @@ function shownIn(reads: VersionReads, exchange: Exchange, claim: Claim): Shown |
 }
 
 /**
+ * A search explained by the newest version the run knew of, on a listing that moves: the run may not have seen the
+ * head move on since. The head is read again; when it moved, the search is asked again after it, so that an index
+ * that never takes in new records answers as an older version than the run now knows (stale), and one behind its
+ * refresh catches up.
+ */
+async function current(
+  versions: ListingVersions,
+  reads: VersionReads,
+  { verdict, answered }: { readonly verdict: Explanation; readonly answered: number },
+  claim: Claim,
+  again: () => Promise<Exchange>,
+  explainReading: (exchange: Exchange, shown: Shown, claim: Claim) => Promise<Explanation>,
+): Promise<Explanation> {
+  const { history } = versions;
+  if (verdict.kind !== 'explained' || !history.seen()) return verdict;
+  // Whether the listing moves at all: the head read at most once a HEARTBEAT_MS of the run, when nothing else read it.
+  if (!history.sightings.some((s) => s.answered > answered - HEARTBEAT_MS)) await reads.readHead();
+  const seen = history.seen()!;
+  if (seen.newest === seen.oldest) return verdict;
+  // A read of the head after this answer tells whether a newer version stood then; one is made when none was.
+  if (!history.sightings.some((s) => s.sent >= answered)) await reads.readHead();
+  if (history.seen()!.newest === verdict.version.top) return verdict;
+  const exchange = await again();
+  const shown = versions.shownOf(exchange, claim);
+  if (!shown) return verdict;
+  const now = await explainReading(exchange, shown, claim);
+  return now.kind === 'explained' ? verdict : now;
+}
+
+/**
  * A search answered as a version older than the staleness measured allows: asked again, the waits doubling,
  * while that version is younger than --max-staleness. Answered later as a newer version, it was an index behind
  * its records, and the lag is measured; never, it stays stale.
@@ -148,7 +184,9 @@ async function catchUp(
   explainReading: (exchange: Exchange, shown: Shown, claim: Claim) => Promise<Explanation>,
 ): Promise<Explanation> {
   const { history } = versions;
-  for (let wait = FIRST_WAIT_MS; ; wait *= 2) {
+  // Once a search of this listing was seen not to catch up within --max-staleness, none is waited on again.
+  if (history.neverCaughtUp) return stale;
+  for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, 1_000)) {
     await new Promise((resolve) => setTimeout(resolve, wait));
     const exchange = await again();
     const shown = versions.shownOf(exchange, claim);
@@ -159,7 +197,10 @@ async function catchUp(
       history.noteSearchLag(stale.needMs);
       return { kind: 'explained', version: stale.version, staleMs: stale.needMs };
     }
-    if (now.kind !== 'stale' || now.needMs + wait * 2 > versions.maxStalenessMs) return stale;
+    if (now.kind !== 'stale' || now.needMs > versions.maxStalenessMs) {
+      history.neverCaughtUp = now.kind === 'stale';
+      return stale;
+    }
   }
 }
 

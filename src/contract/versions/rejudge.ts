@@ -16,7 +16,14 @@ export async function rejudged(outcomes: readonly CheckOutcome[]): Promise<Check
       continue;
     }
     const kept = [];
-    for (const failure of outcome.failures) if (!failure.rejudge || (await failure.rejudge())) kept.push(failure);
+    for (const failure of outcome.failures) {
+      const stands = failure.rejudge ? await failure.rejudge() : true;
+      // The rule cannot tell now: the finding goes on without it, to the older mechanisms (judged again at one moment).
+      if (stands === undefined) {
+        const { rejudge: _, ...plain } = failure;
+        kept.push(plain);
+      } else if (stands) kept.push(failure);
+    }
     judged.push({ ...outcome, failures: kept });
   }
   return judged;

@@ -82,24 +82,21 @@ describe('the rule: an answer passes when a version admissible for its time expl
     ).toBe('explained');
   });
 
-  it('replicas a record apart: once a read of the head showed the older version after the newer, answers from it are explained', () => {
+  it('replicas a record apart: a read of the head showing the older version after the newer measures how far and how stale', () => {
     const history = moving();
     const claim = { term: '', page: { offset: 2, size: 2 } };
     expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(300), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
       'stale',
     );
-    // A replica behind answers the head as it was before r11, 149 ms after the newer one was seen.
+    // A replica behind answers the head as it was before r11, 149 ms after the newer one was seen: measured.
     history.sighting(records(5, 6), span(250), 10);
     expect(history.staleness('page')).toBe(149);
-    // A replica seen one version behind: an answer from one version behind the current one is explained, however long ago.
     expect(history.behindVersions()).toBe(1);
-    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(900), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
-      'explained',
-    );
-    // --max-staleness 0: a linearizable listing is asked for, and no older version is admissible.
-    expect(explain(history, { claim: claim, shown: { ids: ['r8', 'r7'] }, span: span(240), kind: 'page', maxStaleMs: 0 }).kind).not.toBe(
-      'explained',
-    );
+    // A listing answering from several versions at once: the rule does not judge it yet (replicas, issue 48); the
+    // older mechanisms do.
+    expect(explain(history, { claim, shown: { ids: ['r8', 'r7'] }, span: span(900), kind: 'page', maxStaleMs: 10_000 })).toMatchObject({
+      kind: 'unknown',
+    });
   });
 
   it('a search behind its records is explained once the search was seen to catch up, not before', () => {
