@@ -37,26 +37,6 @@ export async function judgeAnswer(
   return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
 }
 
-/**
- * Judges answers compared with each other by the rule (see ListingVersions.judgeTogether), as {@link judgeAnswer}
- * judges one.
- *
- * @example
- * const verdict = await judgeTogether(context.versions, pages.map((exchange, k) => ({ exchange, claim: pageClaim(k) })), make);
- */
-export async function judgeTogether(
-  versions: ListingVersions,
-  answers: readonly { readonly exchange: Exchange; readonly claim: Claim }[],
-  make: (why: string, expected?: string) => Finding,
-): Promise<RuleVerdict> {
-  const judged = await versions.judgeTogether(answers);
-  if (judged.kind === 'explained') return { kind: 'pass' };
-  if (judged.kind === 'unknown')
-    return { kind: 'unknown', why: judged.why, fallback: make(`the versions of the listing could not tell (${judged.why})`) };
-  const rejudge = async () => verdictOf((await versions.judgeTogether(answers)).kind);
-  return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
-}
-
 /** Whether a finding still stands when judged again: it does, it does not, or the rule cannot tell now. */
 const verdictOf = (kind: Judged['kind']): boolean | undefined => (kind === 'unknown' ? undefined : kind === 'unexplained');
 

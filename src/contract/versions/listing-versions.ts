@@ -3,7 +3,7 @@ import { identities, recordsOf } from '../records.ts';
 import type { Exchange } from '../types.ts';
 import { createHistory, type ListingHistory, type Span } from './history.ts';
 import type { Matcher, Version } from './lineage.ts';
-import { explain, explainingTops, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
+import { explain, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
 
 /** How often, at most, a search's judge reads the head to learn whether the listing moves at all. */
 const HEARTBEAT_MS = 1_000;
@@ -42,11 +42,6 @@ export interface ListingVersions {
    * version it shows could still catch up within --max-staleness.
    */
   judge(exchange: Exchange, claim: Claim, again?: () => Promise<Exchange>): Promise<Judged>;
-  /**
-   * Judges answers compared with each other (pages that must tile, a page and the same page read otherwise): each
-   * by the rule, and then one version admissible for all of them must explain them all.
-   */
-  judgeTogether(answers: readonly { readonly exchange: Exchange; readonly claim: Claim }[]): Promise<Judged>;
   /** A version in words: its size and newest record, and when it was first seen. */
   describe(version: Version): string;
 }
@@ -91,31 +86,6 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
           ? await catchUp(versions, verdict, claim, again, explainReading)
           : verdict;
       return words(versions, caught, claim, shown, exchange.span!);
-    },
-    async judgeTogether(answers) {
-      for (const { exchange, claim } of answers) {
-        const alone = await versions.judge(exchange, claim);
-        if (alone.kind !== 'explained') return alone;
-      }
-      // A listing that answers from several versions at once (replicas apart) gives no one version to all: each
-      // answer explained by a version admissible for it is all that can be asked.
-      if (history.behindVersions() > 0 || history.staleness('page') > 0) return { kind: 'explained' };
-      const tops = answers.map(({ exchange, claim }) =>
-        explainingTops(history, {
-          claim,
-          shown: shownOf(exchange, claim)!,
-          span: exchange.span!,
-          kind: kindOf(claim),
-          maxStaleMs: maxStalenessMs,
-        }),
-      );
-      if (tops.reduce((common, each) => common.filter((top) => each.includes(top))).length > 0) return { kind: 'explained' };
-      const each = tops.map((t) => (t[0] === undefined ? '?' : versions.describe({ top: t[0], tail: history.tails(t[0]).low })));
-      return {
-        kind: 'unexplained',
-        why: `each is a page of some version of the listing, but no one version gives them all (${[...new Set(each)].slice(0, 3).join('; ')})`,
-        expected: 'the pages of one version of the listing',
-      };
     },
     describe(version) {
       const lineage = history.lineage();

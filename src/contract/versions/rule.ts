@@ -123,11 +123,6 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   };
 }
 
-/** The tops of the admissible versions that give the answer: what answers compared with each other must share one of. */
-export function explainingTops(history: ListingHistory, answer: Answer): number[] {
-  return (admissibleFits(history, answer)?.fits ?? []).filter((f) => f.fit).map((f) => f.top);
-}
-
 /** The newest version older than the admissible ones that explains the answer within `maxStaleMs`. */
 function olderFit(history: ListingHistory, lineage: Lineage, answer: Answer, below: number): Explanation | undefined {
   // Versions the run saw, or between two it saw; before the first read only as far back as records arrived during

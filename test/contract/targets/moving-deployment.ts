@@ -14,6 +14,7 @@ import { generateDataset } from '../../../src/fixtures/generate-dataset.ts';
 import { createApp } from '../../../src/server/create-app.ts';
 import { loadSpec } from '../../../src/spec/load-spec.ts';
 import { listOperations } from '../../../src/spec/operations.ts';
+import { listingParameters } from '../../../src/spec/listing-parameters.ts';
 
 type Json = Record<string, unknown>;
 
@@ -44,6 +45,7 @@ export interface DeploymentOptions {
 
 const spec = loadSpec();
 const [first] = listOperations(spec.document).filter((op) => op.method === 'get');
+const parameters = listingParameters(first!);
 const matches = (record: Json, term: string) =>
   term === '' ||
   Object.values(record).some((value) =>
@@ -76,9 +78,9 @@ function deployment(shape: Shape, options: DeploymentOptions) {
     requests += 1;
     const behind = shape === 'replicas' ? requests % 2 : shape === 'pinned' ? connection % 2 : 0;
     const n = Math.max(0, arrived(now) - behind);
-    const term = url.searchParams.get('search') ?? '';
-    const page = Number(url.searchParams.get('page') ?? '1');
-    const size = Number(url.searchParams.get('pageSize') ?? '20');
+    const term = url.searchParams.get(parameters.search.name) ?? '';
+    const page = Number(url.searchParams.get(parameters.page.name) ?? parameters.page.schema.default);
+    const size = Number(url.searchParams.get(parameters.pageSize.name) ?? parameters.pageSize.schema.default);
     const body = served(shape, { now: held(n, now), indexed: held(arrived(now - (now % refreshMs)), now), term, page, size });
     const headers = new Headers(response.headers);
     headers.delete('link');
