@@ -32,7 +32,10 @@ const listings = pgListings(spec.document);
  * built CLI against the reference server on it with a variant (and the guard, when `longestValue` is given), its
  * report read back.
  */
-function pgSuite(dataset: () => Record<string, Record<string, unknown>[]>) {
+function pgSuite(
+  dataset: () => Record<string, Record<string, unknown>[]>,
+  { searchMs }: { searchMs?: { low: number; high: number } } = {},
+) {
   let cluster: PgCluster;
   let pool: pg.Pool;
   let longest = 0;
@@ -48,7 +51,8 @@ function pgSuite(dataset: () => Record<string, Record<string, unknown>[]>) {
       for (const record of rows)
         for (const value of Object.values(record).flat()) if (typeof value === 'string') longest = Math.max(longest, value.length);
     await loadPg(pool, listings, records);
-  }, 120_000);
+    if (searchMs) await calibrate(pool, searchMs);
+  }, 240_000);
   afterAll(async () => {
     await pool?.end();
     cluster?.stop();
@@ -118,43 +122,90 @@ describe.skipIf(!bin)(`the kit against PostgreSQL${bin ? '' : ` (skipped: no Pos
   }, 300_000);
 });
 
+/**
+ * What these runs prove is the kit against a search that takes seconds alone (the band `searchMs`), not this
+ * machine's speed: where a search of the whole first table takes longer alone, its oldest rows go until one takes
+ * about the middle of the band (a search's time grows with the rows it scans). The figures are printed.
+ */
+async function calibrate(pool: pg.Pool, searchMs: { low: number; high: number }) {
+  const table = listings[0]!.table;
+  const timeSearch = async () => {
+    const server = await servePg({ pool, listings, key: KEY, variant: 'conformant' });
+    try {
+      const started = performance.now();
+      const response = await fetch(`${server.url}${listings[0]!.path}?search=zq-calibrate`, { headers: { 'x-api-key': KEY } });
+      await response.text();
+      return performance.now() - started;
+    } finally {
+      await server.close();
+    }
+  };
+  await pool.query(`VACUUM ANALYZE ${table}`); // before any server set a statement timeout on the pool's connections
+  const rows = async () => (await pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
+  const before = { rows: await rows(), ms: Math.min(await timeSearch(), await timeSearch()) };
+  if (before.ms <= searchMs.high) {
+    console.info(`PostgreSQL: a search of ${before.rows} ${table} takes ${Math.round(before.ms)} ms alone here`);
+    return;
+  }
+  const keep = Math.floor((before.rows * (searchMs.low + searchMs.high)) / 2 / before.ms);
+  // On a connection of its own: the server's connections keep the statement timeout it sets.
+  const client = await pool.connect();
+  try {
+    await client.query('SET statement_timeout = 0');
+    const order = 'ORDER BY created_at DESC, id ASC';
+    await client.query(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} ${order} OFFSET ${keep})`);
+    await client.query(`VACUUM FULL ANALYZE ${table}`);
+  } finally {
+    client.release();
+  }
+  console.info(
+    `PostgreSQL: a search of ${before.rows} ${table} took ${Math.round(before.ms)} ms alone here, over ${searchMs.high} ms: ` +
+      `${keep} kept, a search now ${Math.round(await timeSearch())} ms`,
+  );
+}
+
 /** The 200,000-alert runs take minutes: CI runs them on one Node major (TEMPMON_PG_LARGE=1 in .ci/run). */
 const large = process.env.TEMPMON_PG_LARGE === '1';
 if (bin && !large) console.warn('\nSKIPPED: the kit against PostgreSQL with 200,000 alerts (minutes): set TEMPMON_PG_LARGE=1 to run it.\n');
 
-describe.skipIf(!bin || !large)('the kit against PostgreSQL with 200,000 alerts and no search index', () => {
-  const run = pgSuite(
-    () => generateDataset(spec.document, { seed: 1, counts: { alerts: 200_000 } }) as Record<string, Record<string, unknown>[]>,
-  );
-
-  /** The findings resting on a request that timed out or lost its connection under load and was not tried alone. */
-  const underLoadOnly = (report: ContractReport) =>
-    report.outcomes
-      .flatMap((o) => o.failures)
-      .filter(({ exchange }) => exchange?.error && !exchange.firstUnderLoad && (exchange.inFlight ?? 1) > 1);
-
-  it('with the guard a team adds (a term longer than any value matches nothing), a default run is conformant within the default --max-duration', async () => {
-    const { report, result } = await run('conformant', [], { guard: true });
-    expect(report.verdict, result.stdout.slice(-5000)).toBe('conformant');
-    expect(result.seconds).toBeLessThan(300);
-    expect(underLoadOnly(report)).toEqual([]);
-    const limits = result.stdout.split('\n').find((l) => l.startsWith('timing: '));
-    console.info(
-      `PostgreSQL, 200,000 alerts, guarded: conformant in ${result.seconds.toFixed(0)} s, ${report.summary.requests} requests, ` +
-        `peak RSS ${result.peakRssMb === undefined ? '?' : Math.round(result.peakRssMb)} MB; ${report.plan?.why ?? 'nothing trimmed'}; ${limits}`,
+describe.skipIf(!bin || !large)(
+  'the kit against PostgreSQL with 200,000 alerts (fewer where a search alone takes over 7 s here) and no search index',
+  () => {
+    const run = pgSuite(
+      () => generateDataset(spec.document, { seed: 1, counts: { alerts: 200_000 } }) as Record<string, Record<string, unknown>[]>,
+      // The band issue 49 measured the kit in (5-7 s alone); the default --timeout is 10 s.
+      { searchMs: { low: 5_000, high: 7_000 } },
     );
-  }, 360_000);
 
-  it('without the guard, every finding is true: none rests on a timeout the request does not show alone', async () => {
-    const { report, result } = await run('conformant');
-    expect(underLoadOnly(report)).toEqual([]);
-    // A response_received error is a request that failed alone too.
-    for (const failure of report.outcomes.filter((o) => o.check === 'response_received').flatMap((o) => o.failures))
-      if (failure.severity === 'error')
-        expect(failure.exchange?.firstUnderLoad ?? failure.exchange?.inFlight === 1, failure.message).toBeTruthy();
-    const found = report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.check}: ${o.failures[0]?.message}`);
-    console.info(
-      `PostgreSQL, 200,000 alerts, no guard: ${result.stdout.trimEnd().split('\n').at(-1)} in ${result.seconds.toFixed(0)} s; ${found.join('; ')}`,
-    );
-  }, 360_000);
-});
+    /** The findings resting on a request that timed out or lost its connection under load and was not tried alone. */
+    const underLoadOnly = (report: ContractReport) =>
+      report.outcomes
+        .flatMap((o) => o.failures)
+        .filter(({ exchange }) => exchange?.error && !exchange.firstUnderLoad && (exchange.inFlight ?? 1) > 1);
+
+    it('with the guard a team adds (a term longer than any value matches nothing), a default run is conformant within the default --max-duration', async () => {
+      const { report, result } = await run('conformant', [], { guard: true });
+      expect(report.verdict, result.stdout.slice(-5000)).toBe('conformant');
+      expect(result.seconds).toBeLessThan(300);
+      expect(underLoadOnly(report)).toEqual([]);
+      const limits = result.stdout.split('\n').find((l) => l.startsWith('timing: '));
+      console.info(
+        `PostgreSQL, the large alerts table (its size above), guarded: conformant in ${result.seconds.toFixed(0)} s, ${report.summary.requests} requests, ` +
+          `peak RSS ${result.peakRssMb === undefined ? '?' : Math.round(result.peakRssMb)} MB; ${report.plan?.why ?? 'nothing trimmed'}; ${limits}`,
+      );
+    }, 360_000);
+
+    it('without the guard, every finding is true: none rests on a timeout the request does not show alone', async () => {
+      const { report, result } = await run('conformant');
+      expect(underLoadOnly(report)).toEqual([]);
+      // A response_received error is a request that failed alone too.
+      for (const failure of report.outcomes.filter((o) => o.check === 'response_received').flatMap((o) => o.failures))
+        if (failure.severity === 'error')
+          expect(failure.exchange?.firstUnderLoad ?? failure.exchange?.inFlight === 1, failure.message).toBeTruthy();
+      const found = report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.check}: ${o.failures[0]?.message}`);
+      console.info(
+        `PostgreSQL, the large alerts table (its size above), no guard: ${result.stdout.trimEnd().split('\n').at(-1)} in ${result.seconds.toFixed(0)} s; ${found.join('; ')}`,
+      );
+    }, 360_000);
+  },
+);
