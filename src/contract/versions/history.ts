@@ -77,6 +77,8 @@ export function createHistory(matches: Matcher): ListingHistory {
   let early: { records: readonly Json[]; span: Span; count?: number; connection?: number }[] | undefined = [];
   const take = (records: readonly Json[], span: Span, count?: number, connection?: number) => {
     const top = lineage!.head(records);
+    // Records that all arrived since the newest version known: placed once a longer read of the head shows them.
+    if (top === 'ahead') return true;
     if (top === undefined) {
       broken = Math.min(broken ?? span.sent, span.sent);
       return false;

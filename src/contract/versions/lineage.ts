@@ -37,9 +37,11 @@ export interface Lineage {
   edited(id: string): boolean;
   /**
    * Takes in an answer for the listing's head (page 1, no search): the top of the version it shows, the records
-   * it shows that the lineage lacked added at the end. Undefined when the answer is no window of the lineage.
+   * it shows that the lineage lacked added at the end. Undefined when the answer is no window of the lineage;
+   * `ahead` when it shows only records the lineage lacks (a page smaller than what arrived since): they cannot be
+   * placed yet, and say nothing against the lineage.
    */
-  head(records: readonly Json[]): number | undefined;
+  head(records: readonly Json[]): number | 'ahead' | undefined;
   /** The top of the version whose records `offset`.. an answer shows; undefined when it is no window of the lineage. */
   locate(ids: readonly string[], offset: number): number | undefined;
 }
@@ -137,11 +139,12 @@ function locateIn(state: State, answerIds: readonly string[], offset: number): n
 }
 
 /** See Lineage.head. */
-function headOf(state: State, answer: readonly Json[]): number | undefined {
+function headOf(state: State, answer: readonly Json[]): number | 'ahead' | undefined {
   const answerIds = answer.map(identity);
   const known = answerIds.findIndex((id) => state.positions.has(id));
   if (known < 0) {
-    if (state.ids.length > 0 || answer.length === 0) return undefined;
+    if (state.ids.length > 0 && answer.length > 0) return 'ahead';
+    if (answer.length === 0) return undefined;
     for (let i = answer.length - 1; i >= 0; i -= 1) add(state, answer[i]!);
     return state.ids.length;
   }

@@ -27,6 +27,18 @@ describe('a lineage: every version a window of the records in the order they arr
     expect(lineage.locate(['r5', 'r3'], 4)).toBeUndefined();
   });
 
+  it('a small read of the head showing only records that arrived since is no break: they are placed once a longer read shows them', () => {
+    const lineage = createLineage(records(10), true, containsTerm);
+    expect(lineage.head(records(1, 13))).toBe('ahead'); // r13 alone: r11 and r12 may stand between
+    expect(lineage.ids.at(-1)).toBe('r10');
+    expect(lineage.head(records(4, 10))).toBe(13); // r13..r10
+    expect(lineage.ids.slice(-3)).toEqual(['r11', 'r12', 'r13']);
+    const history = createHistory(containsTerm);
+    history.base(records(10), true, span(0));
+    expect(history.sighting(records(1, 12), span(10))).toBe(true);
+    expect(history.brokenSince()).toBeUndefined();
+  });
+
   it('what a term finds in a version, and its count; past what was read, nothing is told', () => {
     const lineage = createLineage(records(30), true, containsTerm);
     // "name 1" is in r1, r10..r19 and r30.
