@@ -103,8 +103,8 @@ function served(
   const found = hits ? now.filter((r) => hits.has(r.id)) : now.filter((r) => matches(r, term));
   switch (shape) {
     case 'other-term': {
-      // A result cache keyed without the term: each search answered with the one before it.
-      const answer = now.filter((r) => matches(r, lastTerm));
+      // A search result cache keyed without the term: each search answered with the search before it.
+      const answer = term === '' ? found : now.filter((r) => matches(r, lastTerm));
       if (term !== '') lastTerm = term;
       return { records: slice(answer), count: answer.length };
     }
