@@ -73,7 +73,7 @@ describe('conformant deployments whose data moves while the kit reads them', { t
   it.each([
     ['sliding', 'a window: the oldest record leaves as one arrives'],
     ['editing', 'records edited in place every second'],
-  ] as const)('%s (%s): conformant', async (shape) => {
+  ] as const)('%s (%s): conformant', async (shape, _what) => {
     const report = await runAgainst(shape, 1);
     expect(problems(report)).toEqual([]);
   });
@@ -85,7 +85,7 @@ describe('broken deployments that look alike, while the data moves', { timeout: 
     ['search-after-paging', 'a search applied after paging'],
     ['unfiltered-later-pages', 'page 2 and later of a search unfiltered'],
     ['count-off', 'a count one off'],
-  ] as const)('%s (%s) is NOT conformant, a finding naming the versions', async (shape) => {
+  ] as const)('%s (%s) is NOT conformant, a finding naming the versions', async (shape, _what) => {
     const report = await runAgainst(shape, 1);
     expect(report.verdict).toBe('not conformant');
     const found = report.outcomes.flatMap((o) => o.failures).map((f) => f.message);
