@@ -35,6 +35,8 @@ export interface Lineage {
   count(version: Version, term: string): number | undefined;
   /** Whether a record's content was seen to change during the run (what a search finds of it depends on when). */
   edited(id: string): boolean;
+  /** How many of a version's records were seen to change during the run. */
+  editedIn(version: Version): number;
   /**
    * Takes in an answer for the listing's head (page 1, no search): the top of the version it shows, the records
    * it shows that the lineage lacked added at the end. Undefined when the answer is no window of the lineage;
@@ -84,6 +86,14 @@ export function createLineage(records: readonly Json[], complete: boolean, match
       return to - from;
     },
     edited: (id) => state.changed.has(id),
+    editedIn(version) {
+      let n = 0;
+      for (const id of state.changed) {
+        const at = state.positions.get(id)!;
+        if (at >= version.tail && at < version.top) n += 1;
+      }
+      return n;
+    },
     head: (answer) => headOf(state, answer),
     locate: (answerIds, offset) => locateIn(state, answerIds, offset),
   };

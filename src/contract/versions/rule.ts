@@ -45,14 +45,18 @@ export function expectedOf(lineage: Lineage, claim: Claim, version: Version): Sh
 
 /**
  * Whether a version of `top`, with a tail anywhere in `tails`, gives `shown`: an answer ending early ends the
- * version there; records edited during the run are left out of a search's comparison (found or not, by when).
+ * version there; records edited during the run are left out of a search's comparison and widen its count (found
+ * or not, by when).
  */
 export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: number; high: number }, shown: Shown): boolean | undefined {
   const longest = expectedOf(lineage, claim, { top, tail: tails.low });
   if (!longest) return undefined;
   if (claim.count) {
     const fewest = lineage.count({ top, tail: tails.high }, claim.term);
-    if (shown.count === undefined || fewest === undefined || shown.count < fewest || shown.count > longest.count!) return false;
+    // A record edited during the run may have been found or not, by when: each one widens the count either way.
+    const slack = claim.term === '' ? 0 : lineage.editedIn({ top, tail: tails.low });
+    if (shown.count === undefined || fewest === undefined || shown.count < fewest - slack || shown.count > longest.count! + slack)
+      return false;
   }
   if (!claim.page) return true;
   const keep = (ids: readonly string[]) => (claim.term === '' ? ids : ids.filter((id) => !lineage.edited(id)));

@@ -59,6 +59,19 @@ describe('the rule: an answer passes when a version admissible for its time expl
     return history;
   };
 
+  it('a count for a term that a record edited during the run held: explained either way, by one edited record at most', () => {
+    const history = createHistory(containsTerm);
+    history.base(records(10), true, span(0, 10), 10);
+    // r9 renamed in place: "name 9" found it before, finds nothing now.
+    history.sighting([{ id: 'r10', name: 'name 10' }, { id: 'r9', name: 'renamed' }, ...records(8)], span(100), 10);
+    const count = (n: number) =>
+      explain(history, { claim: { term: 'name 9', count: true }, shown: { count: n }, span: span(200), kind: 'search', maxStaleMs: 10_000 })
+        .kind;
+    expect(count(0)).toBe('explained');
+    expect(count(1)).toBe('explained');
+    expect(count(2)).not.toBe('explained');
+  });
+
   it('a page of the version current while it was made is explained; one a record off is not, and says which version was closest', () => {
     const history = moving();
     const page2 = { term: '', page: { offset: 2, size: 2 } };
