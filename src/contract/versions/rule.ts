@@ -59,6 +59,8 @@ export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: 
       return false;
   }
   if (!claim.page) return true;
+  const edited = claim.term === '' ? 0 : lineage.editedIn({ top, tail: tails.low });
+  if (edited > 0) return fitsEdited(lineage, { term: claim.term, page: claim.page }, { top, tail: tails.low }, edited, shown);
   const keep = (ids: readonly string[]) => (claim.term === '' ? ids : ids.filter((id) => !lineage.edited(id)));
   const [want, got] = [keep(longest.ids!), keep(shown.ids ?? [])];
   if (got.length > want.length || got.some((id, i) => want[i] !== id)) return false;
@@ -66,6 +68,32 @@ export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: 
   // Shorter: the version ends after its last record, so its tail lies above the first record left out.
   const after = lineage.position(want[got.length]!)!;
   return after + 1 <= tails.high;
+}
+
+/**
+ * A search's page over a version holding `edited` records edited during the run: each may have been found or not,
+ * by when, so the page may start up to that many places earlier or later. Its other records must stand together, in
+ * order, among what the term finds around its place; an empty page, past where the fewest found could end.
+ */
+function fitsEdited(
+  lineage: Lineage,
+  claim: { readonly term: string; readonly page: { readonly offset: number; readonly size: number } },
+  version: Version,
+  edited: number,
+  shown: Shown,
+): boolean | undefined {
+  const { offset, size } = claim.page;
+  const got = (shown.ids ?? []).filter((id) => !lineage.edited(id));
+  if ((shown.ids ?? []).length === 0) {
+    const found = lineage.count(version, claim.term);
+    return found === undefined ? undefined : offset >= found - edited;
+  }
+  const around = lineage.matches(version, claim.term, Math.max(0, offset - edited), size + 2 * edited);
+  if (!around) return undefined;
+  const want = around.filter((id) => !lineage.edited(id));
+  if (got.length === 0) return true;
+  const at = want.indexOf(got[0]!);
+  return at >= 0 && got.every((id, i) => want[at + i] === id);
 }
 
 /** What an answer is judged with: its claim, what it showed, when it was made, its kind, and --max-staleness. */

@@ -72,6 +72,25 @@ describe('the rule: an answer passes when a version admissible for its time expl
     expect(count(2)).not.toBe('explained');
   });
 
+  it('a search page over records edited during the run: explained starting as many places off as records were edited, no further', () => {
+    const history = createHistory(containsTerm);
+    history.base(records(10), true, span(0, 10), 10);
+    // r9 renamed in place: "name" found it before (page 2 of size 2 was r8, r7), finds r7, r6 there now.
+    history.sighting([{ id: 'r10', name: 'name 10' }, { id: 'r9', name: 'renamed' }, ...records(8)], span(100), 10);
+    const page = (ids: string[]) =>
+      explain(history, {
+        claim: { term: 'name', page: { offset: 2, size: 2 } },
+        shown: { ids },
+        span: span(200),
+        kind: 'search',
+        maxStaleMs: 10_000,
+      }).kind;
+    expect(page(['r8', 'r7'])).toBe('explained');
+    expect(page(['r7', 'r6'])).toBe('explained');
+    expect(page(['r5', 'r4'])).not.toBe('explained');
+    expect(page(['r8', 'r6'])).not.toBe('explained');
+  });
+
   it('a page of the version current while it was made is explained; one a record off is not, and says which version was closest', () => {
     const history = moving();
     const page2 = { term: '', page: { offset: 2, size: 2 } };
