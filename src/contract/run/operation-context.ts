@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { listingParameters, type ListingParameters } from '../../spec/listing-parameters.ts';
 import type { Operation } from '../../spec/operations.ts';
-import { firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
+import { defaultPageSize, firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
 import type { Listing } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
 import { listingPages, readListing } from '../moment/read-listing.ts';
@@ -122,7 +122,10 @@ function versionsOf(operation: Operation, settings: ContextSettings, of: () => O
 /** Every answer to a read of the head is a sighting of a version of the listing: `seen` passes each exchange on. */
 function sightingsOf(versions: ListingVersions, parameters: ListingParameters) {
   return (query: Readonly<Record<string, string>>, options: SendOptions | undefined, exchange: Promise<Exchange>) => {
-    if (isHeadRead(parameters, query, options)) void exchange.then((e) => versions.sighting(e));
+    if (isHeadRead(parameters, query, options)) {
+      const size = Number(query[parameters.pageSize.name] ?? defaultPageSize(parameters));
+      void exchange.then((e) => versions.sighting(e, size));
+    }
     return exchange;
   };
 }

@@ -18,6 +18,13 @@ export interface Sighting extends Span {
   readonly connection?: number;
 }
 
+/** What else a read of the head showed: the count it sent, its connection, whether its page was full. */
+export interface HeadRead {
+  readonly count?: number;
+  readonly connection?: number;
+  readonly full?: boolean;
+}
+
 /** The kinds of request whose staleness is measured apart: a search may come from an index behind the records. */
 export type StalenessKind = 'page' | 'search';
 
@@ -26,8 +33,11 @@ export interface ListingHistory {
   lineage(): Lineage | undefined;
   /** The listing read whole (or its prefix): the lineage starts from it; `total` its count when known. */
   base(records: readonly Json[], complete: boolean, span: Span, total?: number): void;
-  /** A read of the head (page 1, no search), with the count it sent: a sighting, or false when no version explains it. */
-  sighting(records: readonly Json[], span: Span, count?: number, connection?: number): boolean;
+  /**
+   * A read of the head (page 1, no search), with the count it sent, its connection, and whether it was a full page:
+   * a sighting, or false when no version explains it.
+   */
+  sighting(records: readonly Json[], span: Span, read?: HeadRead): boolean;
   /**
    * The tops of the versions an answer made within `span` may come from, allowing `widenMs` of staleness: from
    * the newest version some read answered by `sent - widenMs` showed, to the oldest some read sent after
@@ -74,9 +84,9 @@ export function createHistory(matches: Matcher): ListingHistory {
   const measured = { behind: 0, stale: 0 };
   let broken: number | undefined;
   // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
-  let early: { records: readonly Json[]; span: Span; count?: number; connection?: number }[] | undefined = [];
-  const take = (records: readonly Json[], span: Span, count?: number, connection?: number) => {
-    const top = lineage!.head(records);
+  let early: { records: readonly Json[]; span: Span; read: HeadRead }[] | undefined = [];
+  const take = (records: readonly Json[], span: Span, { count, connection, full }: HeadRead) => {
+    const top = lineage!.head(records, full);
     // Records that all arrived since the newest version known: placed once a longer read of the head shows them.
     if (top === 'ahead') return true;
     if (top === undefined) {
@@ -101,14 +111,14 @@ export function createHistory(matches: Matcher): ListingHistory {
       sightings.push({ ...span, top: baseTop, ...(tail !== undefined ? { tail } : {}) });
       const before = early!.sort((a, b) => a.span.answered - b.span.answered);
       early = undefined;
-      for (const read of before) take(read.records, read.span, read.count, read.connection);
+      for (const read of before) take(read.records, read.span, read.read);
     },
-    sighting(records, span, count, connection) {
+    sighting(records, span, read = {}) {
       if (early) {
-        early.push({ records, span, ...(count !== undefined ? { count } : {}), ...(connection !== undefined ? { connection } : {}) });
+        early.push({ records, span, read });
         return true;
       }
-      return take(records, span, count, connection);
+      return take(records, span, read);
     },
     admissible: (span, widenMs, behind = 0) => (lineage ? admissibleIn(sightings, history.seen()!, span, widenMs, behind) : undefined),
     behindVersions: () => measured.behind,

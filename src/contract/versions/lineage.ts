@@ -40,10 +40,11 @@ export interface Lineage {
   /**
    * Takes in an answer for the listing's head (page 1, no search): the top of the version it shows, the records
    * it shows that the lineage lacked added at the end. Undefined when the answer is no window of the lineage;
-   * `ahead` when it shows only records the lineage lacks (a page smaller than what arrived since): they cannot be
-   * placed yet, and say nothing against the lineage.
+   * `ahead` when it is a `full` page showing only records the lineage lacks (more arrived since than a page
+   * holds): they cannot be placed yet, and say nothing against the lineage. A page that ends before any known
+   * record says the known ones are gone.
    */
-  head(records: readonly Json[]): number | 'ahead' | undefined;
+  head(records: readonly Json[], full?: boolean): number | 'ahead' | undefined;
   /** The top of the version whose records `offset`.. an answer shows; undefined when it is no window of the lineage. */
   locate(ids: readonly string[], offset: number): number | undefined;
 }
@@ -94,7 +95,7 @@ export function createLineage(records: readonly Json[], complete: boolean, match
       }
       return n;
     },
-    head: (answer) => headOf(state, answer),
+    head: (answer, full) => headOf(state, answer, full),
     locate: (answerIds, offset) => locateIn(state, answerIds, offset),
   };
   return lineage;
@@ -149,11 +150,11 @@ function locateIn(state: State, answerIds: readonly string[], offset: number): n
 }
 
 /** See Lineage.head. */
-function headOf(state: State, answer: readonly Json[]): number | 'ahead' | undefined {
+function headOf(state: State, answer: readonly Json[], full = false): number | 'ahead' | undefined {
   const answerIds = answer.map(identity);
   const known = answerIds.findIndex((id) => state.positions.has(id));
   if (known < 0) {
-    if (state.ids.length > 0 && answer.length > 0) return 'ahead';
+    if (state.ids.length > 0 && answer.length > 0) return full ? 'ahead' : undefined;
     if (answer.length === 0) return undefined;
     for (let i = answer.length - 1; i >= 0; i -= 1) add(state, answer[i]!);
     return state.ids.length;

@@ -34,8 +34,8 @@ export interface ListingVersions {
   readonly maxStalenessMs: number;
   /** What an answer shows of a claim (its records, its count), or undefined when it shows neither. */
   shownOf(exchange: Exchange, claim: Claim): Shown | undefined;
-  /** Takes in an answer to page 1 with no search (a read of the head). */
-  sighting(exchange: Exchange): void;
+  /** Takes in an answer to page 1 with no search (a read of the head) of `size` records at most. */
+  sighting(exchange: Exchange, size: number): void;
   /**
    * Judges `exchange` by the rule for `claim`: when it shows a version newer than any seen, or none explains it,
    * the head is read again first; a search answered as an older version is asked again (`again`) while the
@@ -69,9 +69,15 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     history,
     maxStalenessMs,
     shownOf,
-    sighting(exchange) {
+    sighting(exchange, size) {
       const records = recordsOf(exchange);
-      if (records && exchange.span) history.sighting(records, exchange.span, countOf(reads, exchange), exchange.response?.connection);
+      if (!records || !exchange.span) return;
+      const [count, connection] = [countOf(reads, exchange), exchange.response?.connection];
+      history.sighting(records, exchange.span, {
+        ...(count !== undefined ? { count } : {}),
+        ...(connection !== undefined ? { connection } : {}),
+        full: records.length >= size,
+      });
     },
     async judge(exchange, claim, again) {
       const shown = shownOf(exchange, claim);

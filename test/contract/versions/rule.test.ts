@@ -29,13 +29,15 @@ describe('a lineage: every version a window of the records in the order they arr
 
   it('a small read of the head showing only records that arrived since is no break: they are placed once a longer read shows them', () => {
     const lineage = createLineage(records(10), true, containsTerm);
-    expect(lineage.head(records(1, 13))).toBe('ahead'); // r13 alone: r11 and r12 may stand between
+    expect(lineage.head(records(1, 13), true)).toBe('ahead'); // r13 alone on a page of 1: r11 and r12 may stand between
+    // The same alone on a page with room for more: the listing ended there, so r1..r10 are gone.
+    expect(lineage.head(records(1, 13), false)).toBeUndefined();
     expect(lineage.ids.at(-1)).toBe('r10');
     expect(lineage.head(records(4, 10))).toBe(13); // r13..r10
     expect(lineage.ids.slice(-3)).toEqual(['r11', 'r12', 'r13']);
     const history = createHistory(containsTerm);
     history.base(records(10), true, span(0));
-    expect(history.sighting(records(1, 12), span(10))).toBe(true);
+    expect(history.sighting(records(1, 12), span(10), { full: true })).toBe(true);
     expect(history.brokenSince()).toBeUndefined();
   });
 
@@ -55,7 +57,7 @@ describe('the rule: an answer passes when a version admissible for its time expl
   const moving = () => {
     const history = createHistory(containsTerm);
     history.base(records(10), true, span(0, 10), 10);
-    history.sighting(records(5, 7), span(100), 11);
+    history.sighting(records(5, 7), span(100), { count: 11 });
     return history;
   };
 
@@ -63,7 +65,7 @@ describe('the rule: an answer passes when a version admissible for its time expl
     const history = createHistory(containsTerm);
     history.base(records(10), true, span(0, 10), 10);
     // r9 renamed in place: "name 9" found it before, finds nothing now.
-    history.sighting([{ id: 'r10', name: 'name 10' }, { id: 'r9', name: 'renamed' }, ...records(8)], span(100), 10);
+    history.sighting([{ id: 'r10', name: 'name 10' }, { id: 'r9', name: 'renamed' }, ...records(8)], span(100), { count: 10 });
     const count = (n: number) =>
       explain(history, { claim: { term: 'name 9', count: true }, shown: { count: n }, span: span(200), kind: 'search', maxStaleMs: 10_000 })
         .kind;
@@ -76,7 +78,7 @@ describe('the rule: an answer passes when a version admissible for its time expl
     const history = createHistory(containsTerm);
     history.base(records(10), true, span(0, 10), 10);
     // r9 renamed in place: "name" found it before (page 2 of size 2 was r8, r7), finds r7, r6 there now.
-    history.sighting([{ id: 'r10', name: 'name 10' }, { id: 'r9', name: 'renamed' }, ...records(8)], span(100), 10);
+    history.sighting([{ id: 'r10', name: 'name 10' }, { id: 'r9', name: 'renamed' }, ...records(8)], span(100), { count: 10 });
     const page = (ids: string[]) =>
       explain(history, {
         claim: { term: 'name', page: { offset: 2, size: 2 } },
@@ -133,7 +135,7 @@ describe('the rule: an answer passes when a version admissible for its time expl
       'stale',
     );
     // A replica behind answers the head as it was before r11, 149 ms after the newer one was seen: measured.
-    history.sighting(records(5, 6), span(250), 10);
+    history.sighting(records(5, 6), span(250), { count: 10 });
     expect(history.staleness('page')).toBe(149);
     expect(history.behindVersions()).toBe(1);
     // A listing answering from several versions at once: the rule does not judge it yet (replicas, issue 48); the
