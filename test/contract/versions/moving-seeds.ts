@@ -1,0 +1,58 @@
+// Issue 48's proof table: the kit with its default options (fewer generated requests, as the slow suite runs it)
+// against each moving deployment for many seeds, one run at a time, each deployment in a child process of its own.
+// A script, not a test (a full table takes about half an hour):
+//   node --import tsx test/contract/versions/moving-seeds.ts [FROM-TO] [SHAPE,...]
+// e.g. `... moving-seeds.ts 1-20` or `... moving-seeds.ts 1-5 replicas,pinned`. Prints one markdown row per shape.
+import { runContract } from '../../../src/contract/run/run-contract.ts';
+import type { ContractReport } from '../../../src/contract/types.ts';
+import { loadSpec } from '../../../src/spec/load-spec.ts';
+import { type DeploymentOptions, type Shape, startDeployment } from '../targets/moving-deployment.ts';
+
+const KEY = 'tempmon-dev-key';
+const spec = loadSpec();
+
+/** Each shape, the options it runs with, and the verdict it must get. */
+const SHAPES: readonly { shape: Shape; options?: DeploymentOptions; label?: string; want: ContractReport['verdict'] }[] = [
+  { shape: 'single', want: 'conformant' },
+  { shape: 'replicas', want: 'conformant' },
+  { shape: 'pinned', want: 'conformant' },
+  { shape: 'index', options: { refreshMs: 1_000 }, label: 'index 1 s', want: 'conformant' },
+  { shape: 'index', options: { refreshMs: 5_000 }, label: 'index 5 s', want: 'conformant' },
+  { shape: 'sliding', want: 'conformant' },
+  { shape: 'editing', want: 'conformant' },
+  { shape: 'other-term', want: 'not conformant' },
+  { shape: 'search-after-paging', want: 'not conformant' },
+  { shape: 'unfiltered-later-pages', want: 'not conformant' },
+  { shape: 'count-off', want: 'not conformant' },
+  { shape: 'overlap', want: 'not conformant' },
+];
+
+const [range = '1-20', only] = process.argv.slice(2);
+const [from, to] = range.split('-').map(Number) as [number, number];
+const seeds = Array.from({ length: (to ?? from) - from + 1 }, (_, i) => from + i);
+const chosen = only ? SHAPES.filter((s) => only.split(',').includes(s.label ?? s.shape)) : SHAPES;
+
+console.log('| deployment | want | runs | as wanted | other verdicts | search staleness, ms (max) | records behind (max) |');
+console.log('|---|---|---|---|---|---|---|');
+for (const { shape, options, label, want } of chosen) {
+  const verdicts: string[] = [];
+  const [stale, behind] = [[] as number[], [] as number[]];
+  for (const seed of seeds) {
+    const deployment = await startDeployment(shape, { seed, ...options });
+    try {
+      const report = await runContract({ target: deployment.url, apiKey: KEY, document: spec.document, seed, examples: 20, strict: true });
+      verdicts.push(report.verdict === want ? want : `${report.verdict} (seed ${seed})`);
+      const figures = report.coverage?.[0]?.consistency;
+      if (figures) {
+        stale.push(figures.searchStalenessMs);
+        behind.push(figures.behindRecords);
+      }
+    } finally {
+      deployment.stop();
+    }
+  }
+  const other = verdicts.filter((v) => v !== want);
+  console.log(
+    `| ${label ?? shape} | ${want} | ${seeds.length} | ${seeds.length - other.length} | ${other.join(', ') || 'none'} | ${Math.max(0, ...stale)} | ${Math.max(0, ...behind)} |`,
+  );
+}
