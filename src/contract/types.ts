@@ -222,6 +222,11 @@ export interface TimingReport {
   };
   readonly kinds: readonly KindTiming[];
   /**
+   * The kit's peak resident set size over the run, in MB (process.resourceUsage().maxRSS, rounded): the whole
+   * process's, so an in-process run counts its host too. Set by runContract; absent from a timing log's own report.
+   */
+  readonly peakRssMb?: number;
+  /**
    * Requests that timed out, lost their connection, or got a 500, 502, 503 or 504 with others in flight, and what
    * sending them alone did (`failedAlone`: no response, or a 5xx, alone too).
    */

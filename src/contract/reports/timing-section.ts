@@ -18,7 +18,7 @@ export function timingSection(timing: TimingReport): string[] {
   const lowered = limit.changes.filter((c) => c.to < c.from);
   const range = limit.lowest === limit.highest ? `${limit.lowest}` : `${limit.lowest} to ${limit.highest}`;
   const lines = [
-    `timing: ${range} requests in flight (ceiling ${limit.ceiling}, ${limit.end} at the end)${lowered.length > 0 ? `; lowered ${lowered.length} time${lowered.length === 1 ? '' : 's'}, first as ${lowered[0]!.why}` : ''}`,
+    `timing: ${range} requests in flight (ceiling ${limit.ceiling}, ${limit.end} at the end)${timing.peakRssMb !== undefined ? `; peak RSS ${timing.peakRssMb} MB` : ''}${lowered.length > 0 ? `; lowered ${lowered.length} time${lowered.length === 1 ? '' : 's'}, first as ${lowered[0]!.why}` : ''}`,
   ];
   for (const kind of kinds)
     lines.push(

@@ -54,7 +54,8 @@ export async function runContract(asked: ContractOptions): Promise<ContractRepor
     const outcomes = await checkOperations(scope, runs, probes);
     const coverage = await coverageOfRuns(runs);
     const { seed, examples } = scope.settings;
-    const timing = client.timing?.report();
+    const logged = client.timing?.report();
+    const timing = logged && { ...logged, peakRssMb: peakRssMb() };
     return grade({
       coverage,
       target: options.target,
@@ -121,3 +122,6 @@ function scopeOf(options: SettledOptions, made: Omit<RunScope, 'options' | 'sett
 }
 
 export { ALL_CHECKS, ContractSetupError };
+
+/** The process's peak resident set size so far, in whole MB (maxRSS is in KiB). */
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);

@@ -122,6 +122,15 @@ describe('reports', () => {
     expect(data.summary).toEqual(report.summary);
   });
 
+  it("the run's peak RSS, in MB, in the JSON report's timing and on the console's timing line", () => {
+    const peak = JSON.parse(outputs.json).timing.peakRssMb;
+    expect(Number.isInteger(peak)).toBe(true);
+    // This process's own: more than its heap in use when the run ended, no more than its peak now (vitest's worker hosts the run).
+    expect(peak).toBeGreaterThan(20);
+    expect(peak).toBeLessThanOrEqual(Math.round(process.resourceUsage().maxRSS / 1024));
+    expect(outputs.console.split('\n').find((l) => l.startsWith('timing: '))).toContain(`; peak RSS ${peak} MB`);
+  });
+
   it('folds a failure repeated across responses into one line with a count', () => {
     const contentType = report.outcomes.find((o) => o.check === 'content_type_conformance' && o.operationId === 'listAlerts')!;
     expect(contentType.failures).toHaveLength(1);
