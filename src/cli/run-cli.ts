@@ -64,13 +64,10 @@ async function main(argv: readonly string[]): Promise<number> {
       await (await import('./fixtures.ts')).fixturesCommand(args);
       return 0;
     case 'contract':
-      // The kit holds little (55-66 MB live after a full GC whatever the listing's size: it reads at most --max-pages
-      // pages), but V8 left alone lets the young generation grow (a scavenge then frees 64 MB at a time) and the old
-      // one reach several times what lives before it collects: a peak of 292-294 MB against a tiny target, 389-475
-      // MB against 250,000 alerts answering slowly (issue 49, item 5: at most 400 MB at any size). Both kept near
-      // what is used, as `serve` does for a large dataset: 168-195 MB for both, for about 1.15x the kit's CPU (GC),
-      // which a run waiting on its target does not feel (test/contract/run/memory.slow.test.ts,
-      // docs/performance.md). Process-wide, so set here, where the process is the kit.
+      // The kit holds little (it reads at most --max-pages pages), but V8 left alone lets its young generation
+      // grow and its old one reach several times what lives before collecting: the peak was V8's slack, not data
+      // (issue 49, item 5; figures in docs/performance.md). Kept near what is used, as `serve` does for a large
+      // dataset. Process-wide, so set here, where the process is the kit, not in runContract.
       setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=20');
       return (await import('./contract.ts')).contractCommand(args);
     case 'assumptions':
