@@ -2,7 +2,8 @@
 // against each moving deployment for many seeds, one run at a time, each deployment in a child process of its own.
 // A script, not a test (a full table takes about half an hour):
 //   node --import tsx test/contract/versions/moving-seeds.ts [FROM-TO] [SHAPE,...]
-// e.g. `... moving-seeds.ts 1-20` or `... moving-seeds.ts 1-5 replicas,pinned`. Prints one markdown row per shape.
+// e.g. `... moving-seeds.ts 1-20` or `... moving-seeds.ts 1-5 replicas,pinned`. Prints one markdown row per shape
+// on stdout, and why each run that missed its verdict did, on stderr.
 import { runContract } from '../../../src/contract/run/run-contract.ts';
 import type { ContractReport } from '../../../src/contract/types.ts';
 import { loadSpec } from '../../../src/spec/load-spec.ts';
@@ -42,6 +43,7 @@ for (const { shape, options, label, want } of chosen) {
     try {
       const report = await runContract({ target: deployment.url, apiKey: KEY, document: spec.document, seed, examples: 20, strict: true });
       verdicts.push(report.verdict === want ? want : `${report.verdict} (seed ${seed})`);
+      if (report.verdict !== want) console.error(`${label ?? shape} seed ${seed}: ${report.verdict}: ${report.reason ?? ''}`);
       const figures = report.coverage?.[0]?.consistency;
       if (figures) {
         stale.push(figures.searchStalenessMs);
