@@ -1,4 +1,4 @@
-import type { FlagShape } from '../options/parse-flags.ts';
+import type { FlagShape } from '../options/flag-shape.ts';
 import { commandFlags } from '../options/command-flags.ts';
 import { peekFlag } from '../options/parse-flags.ts';
 import { loadSpec } from '../spec/load-spec.ts';

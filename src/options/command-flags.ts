@@ -5,7 +5,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { CONTRACT_FLAGS } from '../contract/options/contract-flags.ts';
 import { SPEC_OPTION_HELP } from '../spec/spec-option.ts';
 import type { HelpedFlag } from './flag-help.ts';
-import type { FlagShape } from './parse-flags.ts';
+import type { FlagShape } from './flag-shape.ts';
 import { datasetFlags, serveFlags } from './serve-options.ts';
 
 /** The flags of `tempmon fixtures`: generated data's (see datasetFlags), and where to write. */

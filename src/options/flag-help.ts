@@ -1,4 +1,4 @@
-import type { FlagShape } from './parse-flags.ts';
+import type { FlagShape } from './flag-shape.ts';
 
 /** A flag with its help: one line, and further lines for a long one. */
 export interface HelpedFlag extends FlagShape {

@@ -1,19 +1,8 @@
 // Command-line flags read without node:util, which not every runtime has in full, so that `tempmon serve` and
 // the runtime entries read the same flags with the same words. No node: import: a Worker bundles this.
 import type { OptionFailure } from './option-parsers.ts';
+import type { FlagShape } from './flag-shape.ts';
 import { unknownOption } from './unknown-option.ts';
-
-/** A flag as the parser needs it. */
-export interface FlagShape {
-  /** Without its dashes: `api-key`. */
-  readonly name: string;
-  /** What follows the flag (`N`, `FILE`); absent for a switch. */
-  readonly value?: string;
-  /** Given more than once: every value is kept. */
-  readonly multiple?: true;
-  /** A one-letter alias: `h` for `-h`. */
-  readonly short?: string;
-}
 
 /** Parsed flags: a string (or strings, for a repeatable flag) per flag given, `true` per switch given. */
 export type FlagValues = Readonly<Record<string, string | readonly string[] | true | undefined>>;

@@ -1,7 +1,7 @@
 // What an unknown option most likely meant: the nearest option of the same command, or the command the option
 // belongs to. No node: import: a Worker bundles the parser.
 import leven from 'leven';
-import type { FlagShape } from './parse-flags.ts';
+import type { FlagShape } from './flag-shape.ts';
 
 /** Edits a typo may be from what it meant: at most 2, and at most half its length (`--ab` is not `--xy`). */
 const near = (typo: string, name: string): number | undefined => {

@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FlagShape, parseFlags } from '../../src/options/parse-flags.ts';
+import type { FlagShape } from '../../src/options/flag-shape.ts';
+import { parseFlags } from '../../src/options/parse-flags.ts';
 
 const FLAGS: readonly FlagShape[] = [
   { name: 'port', value: 'N' },
