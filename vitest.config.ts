@@ -4,11 +4,15 @@ import SkipNotice from './test/skip-notice.ts';
 
 // Two suites, told apart by the file name:
 //   everyday  test/**/*.test.ts       `npm test` (vitest run --project everyday): under a minute with tsc and the build
-//   slow      test/**/*.slow.test.ts  `npm run test:slow` (vitest run --project slow): slow by nature, run by CI too
+//   slow      test/**/*.slow.test.ts  `npm run test:slow` (vitest run --project 'slow*'): slow by nature, run by CI too;
+//             the few that time a target against the machine's own CPU (slow-alone) run after the rest, one at a time
 // `npx vitest run <file>` runs any one file whatever its suite; a bare `npx vitest run` runs both.
 //
 // The CLI tests run the built CLI (dist/cli/main.js, as the package's bin does): test/global-setup.ts
 // rebuilds dist/ first when a source is newer, so a plain `npx vitest run` never tests stale code.
+/** Slow files whose targets' timing is what they prove: run after the others, alone. */
+const SLOW_ALONE = ['test/contract/run/postgres.slow.test.ts', 'test/live/live-contract.slow.test.ts'];
+
 export default defineConfig({
   test: {
     // After the summary, what was skipped for want of something here (Chromium) and how to install it.
@@ -40,8 +44,24 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: ['test/**/*.slow.test.ts'],
+          exclude: SLOW_ALONE,
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'slow-alone',
+          include: SLOW_ALONE,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // After the rest of the slow suite, one file at a time: what they prove rests on the target's own time
+          // (a PostgreSQL search of seconds against the default --timeout; replicas of the live mock moving while
+          // the kit reads them), which other files' CPU on a 2-core machine would change.
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
