@@ -82,14 +82,15 @@ async function judgeSearch(
   // the listing as first read, it may still be an index that never took in what arrived since; differing, another
   // version (records arrived, an index behind them) may give it.
   const byModel = state.model.complete && !caseAmbiguous(term);
-  if (ids.join() === want.join() && !byModel) return { kind: 'pass' };
+  const asModel = ids.join() === want.join();
+  if (asModel && !byModel) return { kind: 'pass' };
   const verdict = await judgeAnswer(
     context.versions,
     exchange,
     [{ term, page: { offset: start, size: request.size } }],
     (why, version) => ({
       severity: 'warning',
-      message: `${where} ${ids.join() === want.join() ? 'is what the listing as first read gives' : 'differs from the model'} (${expected.how}): ${why}`,
+      message: `${where} ${asModel ? 'is what the listing as first read gives' : 'differs from the model'} (${expected.how}): ${why}`,
       expected: version ?? (want.join(', ') || '[]'),
       actual: ids.join(', ') || '[]',
       exchange,
@@ -99,7 +100,7 @@ async function judgeSearch(
   );
   if (verdict.kind === 'pass') return { kind: 'pass' };
   if (verdict.kind === 'finding') return { kind: 'fail', finding: verdict.finding };
-  if (ids.join() === want.join()) return { kind: 'pass' };
+  if (asModel) return { kind: 'pass' };
   return fail(`${where} differs from the model (${expected.how})`, want.join(', ') || '[]', ids.join(', ') || '[]');
 }
 

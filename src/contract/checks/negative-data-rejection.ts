@@ -86,7 +86,8 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<{ finding
     (form.readAs.length > 0 ? form.readAs : [String(2 ** 31)]).map((value) => {
       const query: Record<string, string> = { ...fixed, [name]: value };
       const size = Number(query[pageSize.name] ?? defaultPageSize(context.parameters));
-      return { term: '', page: { offset: (Number(query[page.name] ?? firstPage(context.parameters)) - 1) * size, size } };
+      const first = firstPage(context.parameters);
+      return { term: '', page: { offset: (Number(query[page.name] ?? first) - first) * size, size } };
     });
   // The versions start from the listing as read; most checks have asked for it already.
   await context.listing();
@@ -121,7 +122,8 @@ async function comparedWithReadings(
     query: { ...fixed, [name]: form.value },
     ...(form.again ? { options: { extraQuery: [[name, form.again]] as const } } : {}),
   };
-  const readings = claims.map(({ page }) => pageQuery(context, page!.offset / page!.size + 1, page!.size));
+  const first = firstPage(context.parameters);
+  const readings = claims.map(({ page }) => pageQuery(context, first + page!.offset / page!.size, page!.size));
   const [again, ...read] = await Promise.all(context.sendTogether([formAsk, ...readings.map((query) => ({ query }))]));
   const got = identities(recordsOf(again!) ?? []).join();
   return read.some((r) => recordsOf(r) && identities(recordsOf(r)!).join() === got) ? [] : [fallback];

@@ -154,8 +154,8 @@ function headOf(state: State, answer: readonly Json[], full = false): number | '
   const answerIds = answer.map(identity);
   const known = answerIds.findIndex((id) => state.positions.has(id));
   if (known < 0) {
-    if (state.ids.length > 0 && answer.length > 0) return full ? 'ahead' : undefined;
     if (answer.length === 0) return undefined;
+    if (state.ids.length > 0) return full ? 'ahead' : undefined;
     for (let i = answer.length - 1; i >= 0; i -= 1) add(state, answer[i]!);
     return state.ids.length;
   }

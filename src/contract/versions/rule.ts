@@ -51,15 +51,14 @@ export function expectedOf(lineage: Lineage, claim: Claim, version: Version): Sh
 export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: number; high: number }, shown: Shown): boolean | undefined {
   const longest = expectedOf(lineage, claim, { top, tail: tails.low });
   if (!longest) return undefined;
+  // A record edited during the run may have been found by a search or not, by when: each one widens what it gives.
+  const edited = claim.term === '' ? 0 : lineage.editedIn({ top, tail: tails.low });
   if (claim.count) {
     const fewest = lineage.count({ top, tail: tails.high }, claim.term);
-    // A record edited during the run may have been found or not, by when: each one widens the count either way.
-    const slack = claim.term === '' ? 0 : lineage.editedIn({ top, tail: tails.low });
-    if (shown.count === undefined || fewest === undefined || shown.count < fewest - slack || shown.count > longest.count! + slack)
+    if (shown.count === undefined || fewest === undefined || shown.count < fewest - edited || shown.count > longest.count! + edited)
       return false;
   }
   if (!claim.page) return true;
-  const edited = claim.term === '' ? 0 : lineage.editedIn({ top, tail: tails.low });
   if (edited > 0) return fitsEdited(lineage, { term: claim.term, page: claim.page }, { top, tail: tails.low }, edited, shown);
   const keep = (ids: readonly string[]) => (claim.term === '' ? ids : ids.filter((id) => !lineage.edited(id)));
   const [want, got] = [keep(longest.ids!), keep(shown.ids ?? [])];

@@ -2,26 +2,11 @@
 // own: conformant ones shaped like real deployments pass, broken ones that look alike fail. A new alert arrives
 // every 250 ms through each run; the runs take seconds to minutes of real time, so they belong to the slow suite.
 import { afterAll, describe, expect, it } from 'vitest';
-import { runContract } from '../../../src/contract/run/run-contract.ts';
 import type { ContractReport } from '../../../src/contract/types.ts';
-import { KEY, LISTINGS, spec } from '../../helpers.ts';
-import { type Deployment, type DeploymentOptions, type Shape, startDeployment } from '../targets/moving-deployment.ts';
+import { LISTINGS } from '../../helpers.ts';
+import { runAgainstDeployment as runAgainst, stopDeployments } from '../targets/run-against-deployment.ts';
 
-const running: Deployment[] = [];
-afterAll(() => {
-  for (const deployment of running) deployment.stop();
-});
-
-/** The kit with its default options (but fewer generated requests, to keep the suite short) against `shape`. */
-async function runAgainst(shape: Shape, seed: number, options: DeploymentOptions = {}, strict = true): Promise<ContractReport> {
-  const deployment = await startDeployment(shape, { seed, ...options });
-  running.push(deployment);
-  try {
-    return await runContract({ target: deployment.url, apiKey: KEY, document: spec.document, seed, examples: 20, strict });
-  } finally {
-    deployment.stop();
-  }
-}
+afterAll(stopDeployments);
 
 /** What failed, warned or could not be evaluated, one line each. */
 const problems = (report: ContractReport) =>

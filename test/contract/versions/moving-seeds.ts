@@ -1,16 +1,12 @@
-// Issue 48's proof table: the kit with its default options (fewer generated requests, as the slow suite runs it)
-// against each moving deployment for many seeds, one run at a time, each deployment in a child process of its own.
+// Issue 48's proof table: the kit as the slow suite runs it (runAgainstDeployment) against each moving deployment
+// for many seeds, one run at a time, each deployment in a child process of its own.
 // A script, not a test (a full table takes about half an hour):
 //   node --import tsx test/contract/versions/moving-seeds.ts [FROM-TO] [SHAPE,...]
 // e.g. `... moving-seeds.ts 1-20` or `... moving-seeds.ts 1-5 replicas,pinned`. Prints one markdown row per shape
 // on stdout, and why each run that missed its verdict did, on stderr.
-import { runContract } from '../../../src/contract/run/run-contract.ts';
 import type { ContractReport } from '../../../src/contract/types.ts';
-import { loadSpec } from '../../../src/spec/load-spec.ts';
-import { type DeploymentOptions, type Shape, startDeployment } from '../targets/moving-deployment.ts';
-
-const KEY = 'tempmon-dev-key';
-const spec = loadSpec();
+import type { DeploymentOptions, Shape } from '../targets/moving-deployment.ts';
+import { runAgainstDeployment } from '../targets/run-against-deployment.ts';
 
 /** Each shape, the options it runs with, and the verdict it must get. */
 const SHAPES: readonly { shape: Shape; options?: DeploymentOptions; label?: string; want: ContractReport['verdict'] }[] = [
@@ -39,18 +35,13 @@ for (const { shape, options, label, want } of chosen) {
   const verdicts: string[] = [];
   const [stale, behind] = [[] as number[], [] as number[]];
   for (const seed of seeds) {
-    const deployment = await startDeployment(shape, { seed, ...options });
-    try {
-      const report = await runContract({ target: deployment.url, apiKey: KEY, document: spec.document, seed, examples: 20, strict: true });
-      verdicts.push(report.verdict === want ? want : `${report.verdict} (seed ${seed})`);
-      if (report.verdict !== want) console.error(`${label ?? shape} seed ${seed}: ${report.verdict}: ${report.reason ?? ''}`);
-      const figures = report.coverage?.[0]?.consistency;
-      if (figures) {
-        stale.push(figures.searchStalenessMs);
-        behind.push(figures.behindRecords);
-      }
-    } finally {
-      deployment.stop();
+    const report = await runAgainstDeployment(shape, seed, options);
+    verdicts.push(report.verdict === want ? want : `${report.verdict} (seed ${seed})`);
+    if (report.verdict !== want) console.error(`${label ?? shape} seed ${seed}: ${report.verdict}: ${report.reason ?? ''}`);
+    const figures = report.coverage?.[0]?.consistency;
+    if (figures) {
+      stale.push(figures.searchStalenessMs);
+      behind.push(figures.behindRecords);
     }
   }
   const other = verdicts.filter((v) => v !== want);
