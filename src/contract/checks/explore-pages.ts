@@ -9,6 +9,8 @@ import { explorationOf } from '../explore/exploration-state.ts';
 import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
 import type { AuthVariant } from '../material/wrong-keys.ts';
 import type { ExplorationState } from '../explore/exploration-state.ts';
+import type { OperationContext } from '../model/context.ts';
+import { judgeAnswer } from '../model/judge-answer.ts';
 
 const absent = (request: ResolvedRequest) => request.term?.kind === 'absent-term';
 
@@ -142,8 +144,34 @@ function judgeSlice(
   return { kind: 'pass' };
 }
 
+/**
+ * A slice's failure that movement could explain (another page than the target's own answer read at another moment,
+ * a record not in the listing as first read) judged by the versions rule: a page a version admissible for its time
+ * gives passes; a plain page with its page and size given that none gives is a finding naming the versions. A
+ * search's page is held to the spec's assumed rule by the versions, and a default page or size is assumed, so for
+ * those only the rule's pass counts: else they are judged the older way.
+ */
+async function byVersions(
+  context: OperationContext,
+  { generated, request }: { readonly generated: GeneratedRequest; readonly request: ResolvedRequest },
+  exchange: Exchange,
+  failed: Judgement,
+): Promise<Judgement> {
+  if (failed.kind !== 'fail' || failed.finding.absolute || !recordsOf(exchange)) return failed;
+  const term = request.term?.text ?? '';
+  const verdict = await judgeAnswer(
+    context.versions,
+    exchange,
+    [{ term, page: { offset: (request.page - 1) * request.size, size: request.size } }],
+    (why, expected) => ({ ...failed.finding, message: `${describeRequest(request)}: ${why}`, ...(expected ? { expected } : {}) }),
+  );
+  if (verdict.kind === 'pass') return { kind: 'pass' };
+  const exact = term === '' && generated.page !== undefined && generated.pageSize !== undefined;
+  return verdict.kind === 'finding' && exact ? { kind: 'fail', finding: verdict.finding } : failed;
+}
+
 /** One generated request judged by what the interface states. */
-async function judgeGenerated(state: ExplorationState, generated: GeneratedRequest): Promise<Judgement> {
+async function judgeGenerated(context: OperationContext, state: ExplorationState, generated: GeneratedRequest): Promise<Judgement> {
   // The model and the reference pages as they are now: a re-sync replaces them.
   const { model, reference } = state;
   const sent = sendGenerated(state, generated);
@@ -156,7 +184,7 @@ async function judgeGenerated(state: ExplorationState, generated: GeneratedReque
   // A term no record can contain finds nothing, whatever the target's own answer: none is read for it.
   const expected = absent(request) ? { records: [], exchanges: [] } : await reference.slice(request.term?.text, start, request.size);
   if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
-  return judgeSlice({ model, reference }, generated, request, exchange, expected);
+  return byVersions(context, { generated, request }, exchange, judgeSlice({ model, reference }, generated, request, exchange, expected));
 }
 
 /**
@@ -179,7 +207,7 @@ export const explorePages: ScenarioCheck = {
     return explore(
       context,
       requestArbitrary(state.model, context.parameters, state.wrong.length),
-      (generated) => judgeGenerated(state, generated),
+      (generated) => judgeGenerated(context, state, generated),
       { resync: state.resync, covering: state.covering, prefetch: (generated) => prefetchGenerated(state, generated) },
     );
   },

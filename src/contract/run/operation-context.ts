@@ -15,6 +15,7 @@ import { isHeadRead } from '../model/head-read.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { LISTING_READ } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
+import { identities, recordsOf } from '../records.ts';
 
 /** Settings of a run that shape what checks send: what a context states of them, and the pages a listing is read to. */
 export interface ContextSettings
@@ -135,7 +136,9 @@ function startsVersions(versions: ListingVersions, read: Listing): Listing {
   const spans = read.pageExchanges.flatMap((e) => (e.span ? [e.span] : []));
   if (spans.length > 0) {
     const span = { sent: Math.min(...spans.map((s) => s.sent)), answered: Math.max(...spans.map((s) => s.answered)) };
-    versions.history.base(read.records, read.complete, span, listingTotal(read));
+    // A page's first records, after the first page: a page read from another version may have skipped records above them.
+    const seams = new Set(read.pageExchanges.slice(1).flatMap((e) => identities((recordsOf(e) ?? []).slice(0, 2))));
+    versions.history.base(read.records, read.complete, span, listingTotal(read), seams);
   }
   return read;
 }

@@ -31,8 +31,11 @@ export type StalenessKind = 'page' | 'search';
 /** The history of one listing: its lineage, the reads of its head, and the staleness they show. */
 export interface ListingHistory {
   lineage(): Lineage | undefined;
-  /** The listing read whole (or its prefix): the lineage starts from it; `total` its count when known. */
-  base(records: readonly Json[], complete: boolean, span: Span, total?: number): void;
+  /**
+   * The listing read whole (or its prefix): the lineage starts from it; `total` its count when known; `seams` the
+   * records that began its pages after the first (where a read across versions may have skipped records).
+   */
+  base(records: readonly Json[], complete: boolean, span: Span, total?: number, seams?: ReadonlySet<string>): void;
   /**
    * A read of the head (page 1, no search), with the count it sent, its connection, and whether it was a full page:
    * a sighting, or false when no version explains it.
@@ -103,9 +106,13 @@ export function createHistory(matches: Matcher): ListingHistory {
     sightings,
     neverCaughtUp: false,
     lineage: () => lineage,
-    base(records, complete, span, total) {
+    base(records, complete, span, total, seams) {
       if (lineage) return;
-      lineage = createLineage(records, complete, matches);
+      const inserted = (at: number, count: number) => {
+        shift(sightings, at, count);
+        if (baseTop > at) baseTop += count;
+      };
+      lineage = createLineage(records, complete, matches, { ...(seams ? { seams } : {}), inserted });
       baseTop = lineage.ids.length;
       const tail = total !== undefined ? baseTop - total : complete ? 0 : undefined;
       sightings.push({ ...span, top: baseTop, ...(tail !== undefined ? { tail } : {}) });
@@ -141,6 +148,16 @@ export function createHistory(matches: Matcher): ListingHistory {
       }),
   };
   return history;
+}
+
+/**
+ * The sightings after `count` records were put in at `at`: records a torn read skipped were always there, so every
+ * version holding their neighbours holds them too.
+ */
+function shift(sightings: Sighting[], at: number, count: number): void {
+  const moved = (n: number) => (n >= at ? n + count : n);
+  for (const [i, s] of sightings.entries())
+    sightings[i] = { ...s, top: s.top > at ? s.top + count : s.top, ...(s.tail !== undefined ? { tail: moved(s.tail) } : {}) };
 }
 
 /** See ListingHistory.admissible: `seen` bounds what is admissible to the versions the run saw. */

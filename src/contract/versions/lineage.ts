@@ -33,6 +33,8 @@ export interface Lineage {
   matches(version: Version, term: string, offset: number, size: number): readonly string[] | undefined;
   /** How many of the version's records `term` finds; undefined when it holds records the run did not read. */
   count(version: Version, term: string): number | undefined;
+  /** Takes in the records an answer showed: a known one whose content differs from what was read before was edited. */
+  observe(records: readonly Json[]): void;
   /** Whether a record's content was seen to change during the run (what a search finds of it depends on when). */
   edited(id: string): boolean;
   /** How many of a version's records were seen to change during the run. */
@@ -56,8 +58,8 @@ export interface Lineage {
  * const lineage = createLineage(listing.records, listing.complete, containsTerm);
  * lineage.head(recordsOf(firstPage)!); // the top of the version the first page shows
  */
-export function createLineage(records: readonly Json[], complete: boolean, matches: Matcher): Lineage {
-  const state: State = { ids: [], positions: new Map(), byId: new Map(), changed: new Set(), found: new Map(), matches };
+export function createLineage(records: readonly Json[], complete: boolean, matches: Matcher, torn: Torn = {}): Lineage {
+  const state: State = { ids: [], positions: new Map(), byId: new Map(), changed: new Set(), found: new Map(), matches, torn };
   for (let i = records.length - 1; i >= 0; i -= 1) add(state, records[i]!);
   const { ids } = state;
   const lineage: Lineage = {
@@ -86,6 +88,9 @@ export function createLineage(records: readonly Json[], complete: boolean, match
       const { from, to } = inWindow(state, version, term);
       return to - from;
     },
+    observe(records) {
+      for (const record of records) if (state.positions.has(identity(record))) note(state, record);
+    },
     edited: (id) => state.changed.has(id),
     editedIn(version) {
       let n = 0;
@@ -101,8 +106,21 @@ export function createLineage(records: readonly Json[], complete: boolean, match
   return lineage;
 }
 
+/**
+ * Where a read of the listing in pages may be torn, and what to tell when a tear is mended: pages answered by
+ * versions apart (replicas, records arriving between them) skip records at a page's start, which a later read
+ * across that seam shows.
+ */
+export interface Torn {
+  /** The records that began a page of the read (after its first): a record may be missing just above each. */
+  readonly seams?: ReadonlySet<string>;
+  /** Told when `count` records were put in at position `at`: positions from `at` moved up by `count`. */
+  readonly inserted?: (at: number, count: number) => void;
+}
+
 /** A lineage's records: identities oldest first, where each stands, the records, those seen to change, and what terms find. */
 interface State {
+  readonly torn: Torn;
   readonly ids: string[];
   readonly positions: Map<string, number>;
   readonly byId: Map<string, Json>;
@@ -162,10 +180,43 @@ function headOf(state: State, answer: readonly Json[], full = false): number | '
   const at = state.positions.get(answerIds[known]!)!;
   // Records the lineage lacks may only stand above its newest: they arrived.
   if (known > 0 && at !== state.ids.length - 1) return undefined;
-  if (locateIn(state, answerIds.slice(known), 0) !== at + 1) return undefined;
+  if (!follows(state, answer.slice(known), at)) return undefined;
   for (let i = known - 1; i >= 0; i -= 1) add(state, answer[i]!);
   for (const record of answer.slice(known)) note(state, record);
-  return at + 1 + known;
+  // Where it stands now: records a torn read skipped may have been put in below it.
+  return state.positions.get(answerIds[known]!)! + 1 + known;
+}
+
+/**
+ * Whether `answer` (newest first) is the lineage's records from position `at` down, records the lineage lacks
+ * allowed only just above a seam of a torn read (see Torn): those are put in where the answer shows them.
+ */
+function follows(state: State, answer: readonly Json[], at: number): boolean {
+  let pos = at;
+  for (let i = 0; i < answer.length; ) {
+    const id = identity(answer[i]!);
+    if (pos >= 0 && state.ids[pos] === id) [pos, i] = [pos - 1, i + 1];
+    else if (pos >= 0 && !state.positions.has(id) && state.torn.seams?.has(state.ids[pos]!)) {
+      let end = i;
+      while (end < answer.length && !state.positions.has(identity(answer[end]!))) end += 1;
+      // Missing records the answer ends on are not placed: nothing below them shows where they stand.
+      if (end === answer.length) return true;
+      if (identity(answer[end]!) !== state.ids[pos]) return false;
+      insert(state, pos + 1, answer.slice(i, end));
+      i = end;
+    } else return false;
+  }
+  return true;
+}
+
+/** Puts `records` (newest first) in at position `at`: a torn read skipped them. */
+function insert(state: State, at: number, records: readonly Json[]): void {
+  const ids = records.map(identity).reverse();
+  state.ids.splice(at, 0, ...ids);
+  for (let p = at; p < state.ids.length; p += 1) state.positions.set(state.ids[p]!, p);
+  for (const record of records) state.byId.set(identity(record), record);
+  state.found.clear();
+  state.torn.inserted?.(at, ids.length);
 }
 
 /** The first index of sorted `values` holding a value >= `value`. */

@@ -82,6 +82,8 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     async judge(exchange, claim, again) {
       const shown = shownOf(exchange, claim);
       if (!shown) return { kind: 'unknown', why: 'the answer shows no records or count to judge' };
+      // Edits show where answers show records: a search's records tell what changed deep in the listing.
+      history.lineage()?.observe(recordsOf(exchange) ?? []);
       const first = await explainReading(exchange, shown, claim);
       const verdict =
         kindOf(claim) === 'search' && again

@@ -128,8 +128,6 @@ function admissibleFits(history: ListingHistory, answer: Answer) {
 export function explain(history: ListingHistory, answer: Answer): Explanation {
   const admissible = admissibleFits(history, answer);
   if (!admissible) return { kind: 'unknown', why: 'the listing was not read' };
-  if (history.behindVersions() > 0)
-    return { kind: 'unknown', why: 'the listing answered from several versions at once (replicas): judged the older way' };
   const broken = history.brokenSince();
   if (broken !== undefined && answer.span.answered >= broken)
     return { kind: 'unknown', why: 'the listing changed otherwise than at its head and tail (records replaced or removed in the middle)' };
