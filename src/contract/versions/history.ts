@@ -23,6 +23,11 @@ export interface HeadRead {
   readonly count?: number;
   readonly connection?: number;
   readonly full?: boolean;
+  /**
+   * It reads the head only by the spec's assumptions (an empty search, a default size): when it is no window of the
+   * lineage it says nothing against it.
+   */
+  readonly loose?: boolean;
 }
 
 /** The kinds of request whose staleness is measured apart: a search may come from an index behind the records. */
@@ -88,10 +93,11 @@ export function createHistory(matches: Matcher): ListingHistory {
   let broken: number | undefined;
   // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
   let early: { records: readonly Json[]; span: Span; read: HeadRead }[] | undefined = [];
-  const take = (records: readonly Json[], span: Span, { count, connection, full }: HeadRead) => {
+  const take = (records: readonly Json[], span: Span, { count, connection, full, loose }: HeadRead) => {
     const top = lineage!.head(records, full);
     // Records that all arrived since the newest version known: placed once a longer read of the head shows them.
     if (top === 'ahead') return true;
+    if (top === undefined && loose) return false;
     if (top === undefined) {
       broken = Math.min(broken ?? span.sent, span.sent);
       return false;
@@ -176,8 +182,10 @@ function admissibleIn(
     if (s.answered < span.sent) current = Math.max(current, s.top);
     if (s.sent > span.answered + widenMs) high = Math.min(high, s.top);
   }
-  // Replicas seen a few versions apart: an answer may come from one that many versions behind the current one.
+  // Replicas seen a few versions apart: an answer may come from one that many versions behind the current one, and
+  // a read after it from one that many behind the one that answered.
   low = Math.min(low, current - behind);
+  high += behind;
   return { low: Math.max(seen.oldest, Math.min(low, seen.newest)), high: Math.min(seen.newest, Math.max(high, seen.oldest)) };
 }
 

@@ -33,6 +33,11 @@ export interface Lineage {
   matches(version: Version, term: string, offset: number, size: number): readonly string[] | undefined;
   /** How many of the version's records `term` finds; undefined when it holds records the run did not read. */
   count(version: Version, term: string): number | undefined;
+  /**
+   * Takes in a plain page's records (no search) from anywhere in the listing: records a torn read skipped that it
+   * shows just above a seam are put in there (see Torn). Nothing it shows breaks the lineage: only reads of the head do.
+   */
+  mend(records: readonly Json[]): void;
   /** Takes in the records an answer showed: a known one whose content differs from what was read before was edited. */
   observe(records: readonly Json[]): void;
   /** Whether a record's content was seen to change during the run (what a search finds of it depends on when). */
@@ -87,6 +92,13 @@ export function createLineage(records: readonly Json[], complete: boolean, match
       if (version.tail < 0) return undefined;
       const { from, to } = inWindow(state, version, term);
       return to - from;
+    },
+    mend(records) {
+      const known = records.findIndex((record) => state.positions.has(identity(record)));
+      if (known < 0) return;
+      const seam = identity(records[known]!);
+      if (known > 0 && state.torn.seams?.has(seam)) insert(state, state.positions.get(seam)! + 1, records.slice(0, known));
+      follows(state, records.slice(known), state.positions.get(seam)!);
     },
     observe(records) {
       for (const record of records) if (state.positions.has(identity(record))) note(state, record);

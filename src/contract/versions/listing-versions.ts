@@ -1,5 +1,5 @@
 // What a check asks of a listing's versions: an answer judged by the rule, and the words that name a version.
-import { identities, recordsOf } from '../records.ts';
+import { identities, identity, recordsOf } from '../records.ts';
 import type { Exchange } from '../types.ts';
 import { createHistory, type ListingHistory, type Span } from './history.ts';
 import type { Matcher, Version } from './lineage.ts';
@@ -63,6 +63,10 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     const first = judgeNow();
     if (first.kind !== 'newer' && first.kind !== 'unexplained') return first;
     await reads.readHead();
+    const second = judgeNow();
+    // Replicas apart: the read may have come from one behind the one that answered; the next likely comes from another.
+    if ((second.kind !== 'newer' && second.kind !== 'unexplained') || history.behindVersions() === 0) return second;
+    await reads.readHead();
     return judgeNow();
   };
   const versions: ListingVersions = {
@@ -83,7 +87,7 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       const shown = shownOf(exchange, claim);
       if (!shown) return { kind: 'unknown', why: 'the answer shows no records or count to judge' };
       // Edits show where answers show records: a search's records tell what changed deep in the listing.
-      history.lineage()?.observe(recordsOf(exchange) ?? []);
+      takeIn(versions, reads, exchange, claim);
       const first = await explainReading(exchange, shown, claim);
       const verdict =
         kindOf(claim) === 'search' && again
@@ -103,6 +107,28 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     },
   };
   return versions;
+}
+
+/**
+ * What an answer judged shows of the listing: a plain page's records mend a torn read; a first page showing records
+ * above the newest known is a read of the head (replicas apart may have kept the run's own reads from showing
+ * them); the records of any answer tell edits.
+ */
+function takeIn(versions: ListingVersions, reads: VersionReads, exchange: Exchange, claim: Claim): void {
+  const records = recordsOf(exchange) ?? [];
+  const lineage = versions.history.lineage();
+  if (!lineage || records.length === 0) return;
+  if (claim.term === '') lineage.mend(records);
+  if (claim.term === '' && claim.page?.offset === 0 && lineage.position(identity(records[0]!)) === undefined) {
+    const [count, connection] = [countOf(reads, exchange), exchange.response?.connection];
+    versions.history.sighting(records, exchange.span!, {
+      ...(count !== undefined ? { count } : {}),
+      ...(connection !== undefined ? { connection } : {}),
+      full: records.length >= claim.page.size,
+      loose: true,
+    });
+  }
+  lineage.observe(records);
 }
 
 /** The count an answer's count header gives, when the spec has one and it is a whole number. */

@@ -169,6 +169,9 @@ function olderFit(history: ListingHistory, lineage: Lineage, answer: Answer, bel
 /** Whether the answer's records stand where a version newer than any seen would put them (records arrived since). */
 function newerFit(lineage: Lineage, claim: Claim, shown: Shown, newest: number): boolean {
   if (!claim.page || claim.term !== '' || !shown.ids || shown.ids.length === 0) return false;
-  const top = lineage.locate(shown.ids, claim.page.offset);
+  // Records the lineage lacks may lead the answer: they arrived since; a full first page of them all is ahead.
+  const known = shown.ids.findIndex((id) => lineage.position(id) !== undefined);
+  if (known < 0) return claim.page.offset === 0 && shown.ids.length === claim.page.size;
+  const top = lineage.locate(shown.ids.slice(known), claim.page.offset + known);
   return top !== undefined && top > newest;
 }

@@ -121,6 +121,26 @@ describe('reading a listing whose records move while it is read', () => {
     expect(new Set(listing.records.map((r) => r.id)).size).toBe(250);
   });
 
+  it('reads a listing behind two replicas in turn, one a record behind, to its end: a page whose repeats are dropped is not its last', async () => {
+    let reads = 0;
+    // A record arrives with every read; replica B is a record behind A; the newest first, each request to the next replica.
+    const reader = async (page: number, size: number): Promise<Exchange> => {
+      reads += 1;
+      const held = 250 + reads - (reads % 2);
+      const records = [];
+      for (let i = (page - 1) * size; i < Math.min(held, page * size); i += 1) records.push({ id: `r${held - 1 - i}` });
+      return {
+        ...pageOf(0, page, size),
+        response: { status: 200, headers: {}, text: JSON.stringify(records), json: records, durationMs: 0 },
+      };
+    };
+    const listing = await readListing(reader, 1, 100, 50, 1);
+    expect(listing.complete).toBe(true);
+    expect(listing.records.length).toBeGreaterThanOrEqual(250);
+    expect(new Set(listing.records.map((r) => r.id)).size).toBe(listing.records.length);
+    expect(listing.records.at(-1)?.id).toBe('r0');
+  });
+
   it('reads a still listing once', async () => {
     const still = window(250, Number.POSITIVE_INFINITY);
     const listing = await readListing(still.reader, 1, 100, 50, 1);

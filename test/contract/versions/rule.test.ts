@@ -66,6 +66,20 @@ describe('a lineage: every version a window of the records in the order they arr
     expect(history.brokenSince()).toBeUndefined();
   });
 
+  it('a plain page from anywhere in the listing mends a seam it shows, and breaks nothing when it fits nowhere', () => {
+    const inserted: number[] = [];
+    const lineage = createLineage([...records(5, 6), ...records(4, 1)], true, containsTerm, {
+      seams: new Set(['r4']),
+      inserted: (at) => inserted.push(at),
+    });
+    lineage.mend([...records(2, 5), { id: 'x9' }]); // r6, then r5 and x9 unknown to the end: nothing below them shows where they stand
+    lineage.mend(records(3, 3)); // r5, r4, r3: r5 put in above the seam
+    expect(inserted).toEqual([4]);
+    expect(lineage.slice({ top: 10, tail: 0 }, 0, 10)).toEqual(records(10).map((r) => r.id));
+    lineage.mend([{ id: 'x1' }, ...records(2, 7)]); // a stranger above r8, no seam: left out
+    expect(lineage.ids).toHaveLength(10);
+  });
+
   it("an answer's records tell edits deep in the listing: a known record read with other content was edited, an unknown one is not taken in", () => {
     const lineage = createLineage(records(10), true, containsTerm);
     lineage.observe([{ id: 'r3', name: 'name 3' }]);
@@ -188,6 +202,30 @@ describe('the rule: an answer passes when a version admissible for its time expl
     expect(explain(history, { claim, shown: { ids: ['r7', 'r6'] }, span: span(900), kind: 'page', maxStaleMs: 10_000 }).kind).not.toBe(
       'explained',
     );
+  });
+
+  it('a full first page of records that arrived after every read of the head is newer, not a finding; a short one is a finding', () => {
+    const history = moving();
+    const page = (ids: string[], size: number) =>
+      explain(history, {
+        claim: { term: '', page: { offset: 0, size } },
+        shown: { ids },
+        span: span(200),
+        kind: 'page',
+        maxStaleMs: 10_000,
+      }).kind;
+    expect(page(['r13'], 1)).toBe('newer');
+    expect(page(['r13', 'r12', 'r11'], 3)).toBe('newer');
+    expect(page(['r13'], 3)).toBe('unexplained');
+  });
+
+  it('replicas apart: a read sent after an answer may come from one behind the replica that answered', () => {
+    const history = moving(); // r11 seen by t 101
+    history.sighting(records(5, 6), span(150), { count: 10 }); // a replica a version behind: r10 at the top
+    history.sighting(records(5, 8), span(160), { count: 12 });
+    // An answer made at t 120..121: r11 had been seen, the next read showed r10 (the replica behind).
+    expect(history.admissible(span(120, 121), 0, 0)).toEqual({ low: 11, high: 10 });
+    expect(history.admissible(span(120, 121), 0, history.behindVersions())).toEqual({ low: 10, high: 11 });
   });
 
   it('a search behind its records is explained once the search was seen to catch up, not before', () => {
