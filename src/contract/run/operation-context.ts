@@ -15,7 +15,7 @@ import { isHeadRead } from '../model/head-read.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { LISTING_READ } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
-import { identities, recordsOf } from '../records.ts';
+import { identities, identity, recordsOf } from '../records.ts';
 
 /** Settings of a run that shape what checks send: what a context states of them, and the pages a listing is read to. */
 export interface ContextSettings
@@ -101,7 +101,7 @@ export function createOperationContext(
       if (shared) return shared.listing();
       const read = () =>
         readListing(listingPages(context), firstPage(parameters), largestPageSize(parameters), settings.maxPages, settings.seed);
-      listing ??= read().then((done) => startsVersions(versions, done));
+      listing ??= read().then((done) => readAcrossSeams(context, startsVersions(versions, done)));
       return listing;
     },
     listingRead: () => (shared ? shared.listingRead() : listing),
@@ -129,6 +129,29 @@ function sightingsOf(versions: ListingVersions, parameters: ListingParameters) {
     }
     return exchange;
   };
+}
+
+/** Seams read across, at most: those nearest the head, where most requests land. */
+const MAX_SEAMS = 10;
+
+/**
+ * A small page read across each seam of the listing as read (see Torn), its answer mending the lineage, not
+ * awaited: records a read in pages from versions apart skipped there are put in as soon as it is answered (an
+ * answer judged before is judged again at the run's end).
+ */
+function readAcrossSeams(context: OperationContext, read: Listing): Listing {
+  const lineage = context.versions.history.lineage();
+  const size = Math.min(20, largestPageSize(context.parameters));
+  for (const exchange of lineage ? read.pageExchanges.slice(1, 1 + MAX_SEAMS) : []) {
+    const seam = recordsOf(exchange)?.[0];
+    const at = seam && lineage!.position(identity(seam));
+    if (at === undefined) continue;
+    // Where the seam stands from the head in the newest version known, half a page in.
+    const offset = lineage!.ids.length - 1 - at;
+    const page = firstPage(context.parameters) + Math.max(0, Math.floor((offset - size / 2) / size));
+    void context.send(pageQuery(context, page, size)).then((answer) => lineage!.mend(recordsOf(answer) ?? []));
+  }
+  return read;
 }
 
 /** The listing as read whole starts its versions (its span: from its first page sent to its last answered). */

@@ -158,12 +158,15 @@ export function createHistory(matches: Matcher): ListingHistory {
 
 /**
  * The sightings after `count` records were put in at `at`: records a torn read skipped were always there, so every
- * version holding their neighbours holds them too.
+ * version holding their neighbours holds them too. A read of the head that sent a count keeps it (the target's
+ * count was right where the lineage lacked records); the first, the torn read itself, counted without them.
  */
 function shift(sightings: Sighting[], at: number, count: number): void {
-  const moved = (n: number) => (n >= at ? n + count : n);
-  for (const [i, s] of sightings.entries())
-    sightings[i] = { ...s, top: s.top > at ? s.top + count : s.top, ...(s.tail !== undefined ? { tail: moved(s.tail) } : {}) };
+  for (const [i, s] of sightings.entries()) {
+    const top = s.top > at ? s.top + count : s.top;
+    if (s.tail === undefined) sightings[i] = { ...s, top };
+    else sightings[i] = { ...s, top, tail: i === 0 ? (s.tail >= at ? s.tail + count : s.tail) : top - (s.top - s.tail) };
+  }
 }
 
 /** See ListingHistory.admissible: `seen` bounds what is admissible to the versions the run saw. */

@@ -58,8 +58,12 @@ describe('a lineage: every version a window of the records in the order they arr
   it('a history mended at a seam moves the versions it saw above it', () => {
     const history = createHistory(containsTerm);
     history.base([...records(5, 6), ...records(4, 1)], true, span(0, 10), 9, new Set(['r4']));
+    // The target's count (10) was right where the lineage lacked r5: a tail below the oldest record, until mended.
+    history.sighting(records(3, 8), span(50), { count: 10 });
+    expect(history.sightings[1]).toMatchObject({ top: 9, tail: -1 });
     history.sighting(records(8, 3), span(100), { count: 10 }); // r10..r3: r5 put in
     expect(history.sightings.map((s) => [s.top, s.tail])).toEqual([
+      [10, 0],
       [10, 0],
       [10, 0],
     ]);
