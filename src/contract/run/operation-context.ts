@@ -15,7 +15,7 @@ import { isHeadRead } from '../model/head-read.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { LISTING_READ } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
-import { identities, identity, recordsOf } from '../records.ts';
+import { identities, recordsOf } from '../records.ts';
 
 /** Settings of a run that shape what checks send: what a context states of them, and the pages a listing is read to. */
 export interface ContextSettings
@@ -142,9 +142,8 @@ const MAX_SEAMS = 10;
 function readAcrossSeams(context: OperationContext, read: Listing): Listing {
   const lineage = context.versions.history.lineage();
   const size = Math.min(20, largestPageSize(context.parameters));
-  for (const exchange of lineage ? read.pageExchanges.slice(1, 1 + MAX_SEAMS) : []) {
-    const seam = recordsOf(exchange)?.[0];
-    const at = seam && lineage!.position(identity(seam));
+  for (const [seam] of lineage ? pageStarts(read, 1).slice(0, MAX_SEAMS) : []) {
+    const at = seam === undefined ? undefined : lineage!.position(seam);
     if (at === undefined) continue;
     // Where the seam stands from the head in the newest version known, half a page in.
     const offset = lineage!.ids.length - 1 - at;
@@ -154,13 +153,17 @@ function readAcrossSeams(context: OperationContext, read: Listing): Listing {
   return read;
 }
 
+/** The identities of the first `n` records of each page of the listing as read, after its first page: its seams. */
+const pageStarts = (read: Listing, n: number): string[][] =>
+  read.pageExchanges.slice(1).map((e) => identities((recordsOf(e) ?? []).slice(0, n)));
+
 /** The listing as read whole starts its versions (its span: from its first page sent to its last answered). */
 function startsVersions(versions: ListingVersions, read: Listing): Listing {
   const spans = read.pageExchanges.flatMap((e) => (e.span ? [e.span] : []));
   if (spans.length > 0) {
     const span = { sent: Math.min(...spans.map((s) => s.sent)), answered: Math.max(...spans.map((s) => s.answered)) };
-    // A page's first records, after the first page: a page read from another version may have skipped records above them.
-    const seams = new Set(read.pageExchanges.slice(1).flatMap((e) => identities((recordsOf(e) ?? []).slice(0, 2))));
+    // A page read from another version may have skipped records above its first (its second, when the first was a repeat).
+    const seams = new Set(pageStarts(read, 2).flat());
     versions.history.base(read.records, read.complete, span, listingTotal(read), seams);
   }
   return read;

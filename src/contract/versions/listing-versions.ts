@@ -1,7 +1,7 @@
 // What a check asks of a listing's versions: an answer judged by the rule, and the words that name a version.
 import { identities, identity, recordsOf } from '../records.ts';
 import type { Exchange } from '../types.ts';
-import { createHistory, type ListingHistory, type Span } from './history.ts';
+import { createHistory, type HeadRead, type ListingHistory, type Span } from './history.ts';
 import type { Matcher, Version } from './lineage.ts';
 import { explain, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
 
@@ -60,14 +60,13 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
   /** The rule on an answer; when it shows a version newer than any seen, or none explains it, after the head is read again. */
   const explainReading = async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
     const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
-    const first = judgeNow();
-    if (first.kind !== 'newer' && first.kind !== 'unexplained') return first;
-    await reads.readHead();
-    const second = judgeNow();
-    // Replicas apart: the read may have come from one behind the one that answered; the next likely comes from another.
-    if ((second.kind !== 'newer' && second.kind !== 'unexplained') || history.behindVersions() === 0) return second;
-    await reads.readHead();
-    return judgeNow();
+    let verdict = judgeNow();
+    // Replicas apart: a read may come from one behind the one that answered; the next likely comes from another.
+    for (let n = 0; n < (history.behindVersions() > 0 ? 2 : 1) && (verdict.kind === 'newer' || verdict.kind === 'unexplained'); n += 1) {
+      await reads.readHead();
+      verdict = judgeNow();
+    }
+    return verdict;
   };
   const versions: ListingVersions = {
     history,
@@ -76,12 +75,7 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     sighting(exchange, size) {
       const records = recordsOf(exchange);
       if (!records || !exchange.span) return;
-      const [count, connection] = [countOf(reads, exchange), exchange.response?.connection];
-      history.sighting(records, exchange.span, {
-        ...(count !== undefined ? { count } : {}),
-        ...(connection !== undefined ? { connection } : {}),
-        full: records.length >= size,
-      });
+      history.sighting(records, exchange.span, headReadOf(reads, exchange, records.length >= size));
     },
     async judge(exchange, claim, again) {
       const shown = shownOf(exchange, claim);
@@ -120,15 +114,15 @@ function takeIn(versions: ListingVersions, reads: VersionReads, exchange: Exchan
   if (!lineage || records.length === 0) return;
   if (claim.term === '') lineage.mend(records);
   if (claim.term === '' && claim.page?.offset === 0 && lineage.position(identity(records[0]!)) === undefined) {
-    const [count, connection] = [countOf(reads, exchange), exchange.response?.connection];
-    versions.history.sighting(records, exchange.span!, {
-      ...(count !== undefined ? { count } : {}),
-      ...(connection !== undefined ? { connection } : {}),
-      full: records.length >= claim.page.size,
-      loose: true,
-    });
+    versions.history.sighting(records, exchange.span!, { ...headReadOf(reads, exchange, records.length >= claim.page.size), loose: true });
   }
   lineage.observe(records);
+}
+
+/** What a read of the head showed besides its records: the count it sent, its connection, whether its page was `full`. */
+function headReadOf(reads: VersionReads, exchange: Exchange, full: boolean): HeadRead {
+  const [count, connection] = [countOf(reads, exchange), exchange.response?.connection];
+  return { ...(count !== undefined ? { count } : {}), ...(connection !== undefined ? { connection } : {}), full };
 }
 
 /** The count an answer's count header gives, when the spec has one and it is a whole number. */
