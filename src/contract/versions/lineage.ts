@@ -40,10 +40,19 @@ export interface Lineage {
   mend(records: readonly Json[]): void;
   /** Takes in the records an answer showed: a known one whose content differs from what was read before was edited. */
   observe(records: readonly Json[]): void;
-  /** Whether a record's content was seen to change during the run (what a search finds of it depends on when). */
-  edited(id: string): boolean;
-  /** How many of a version's records were seen to change during the run. */
-  editedIn(version: Version): number;
+  /**
+   * Whether what a search for `term` finds of a record depends on when: its content was seen to change during the
+   * run, or `term` finds it only in fields seen to change in other records (an edit no answer showed may have
+   * taken it out). Without a term: seen to change.
+   */
+  edited(id: string, term?: string): boolean;
+  /** How many of a version's records are edited for `term` (see edited). */
+  editedIn(version: Version, term?: string): number;
+  /**
+   * Whether `term` finds a value in a field seen to change: any record may have gained it by an edit no answer
+   * showed, so a count for it has no upper bound the run can tell.
+   */
+  reachesEdits(term: string): boolean;
   /**
    * Takes in an answer for the listing's head (page 1, no search): the top of the version it shows, the records
    * it shows that the lineage lacked added at the end. Undefined when the answer is no window of the lineage;
@@ -64,7 +73,16 @@ export interface Lineage {
  * lineage.head(recordsOf(firstPage)!); // the top of the version the first page shows
  */
 export function createLineage(records: readonly Json[], complete: boolean, matches: Matcher, torn: Torn = {}): Lineage {
-  const state: State = { ids: [], positions: new Map(), byId: new Map(), changed: new Set(), found: new Map(), matches, torn };
+  const state: State = {
+    ids: [],
+    positions: new Map(),
+    byId: new Map(),
+    changed: new Set(),
+    fields: new Set(),
+    found: new Map(),
+    matches,
+    torn,
+  };
   for (let i = records.length - 1; i >= 0; i -= 1) add(state, records[i]!);
   const { ids } = state;
   const lineage: Lineage = {
@@ -103,14 +121,25 @@ export function createLineage(records: readonly Json[], complete: boolean, match
     observe(records) {
       for (const record of records) if (state.positions.has(identity(record))) note(state, record);
     },
-    edited: (id) => state.changed.has(id),
-    editedIn(version) {
+    edited: (id, term) => state.changed.has(id) || (term !== undefined && foundInEditsOnly(state, state.byId.get(id), term)),
+    editedIn(version, term) {
       let n = 0;
       for (const id of state.changed) {
         const at = state.positions.get(id)!;
         if (at >= version.tail && at < version.top) n += 1;
       }
+      if (term === undefined || term === '' || state.fields.size === 0) return n;
+      const { all, from, to } = inWindow(state, version, term);
+      for (let at = from; at < to; at += 1) {
+        const id = state.ids[all[at]!]!;
+        if (!state.changed.has(id) && foundInEditsOnly(state, state.byId.get(id), term)) n += 1;
+      }
       return n;
+    },
+    reachesEdits(term) {
+      if (term === '' || state.fields.size === 0) return false;
+      const { all } = inWindow(state, { top: ids.length, tail: 0 }, term);
+      return all.some((at) => foundInEditsOnly(state, state.byId.get(ids[at]!), term));
     },
     head: (answer, full) => headOf(state, answer, full),
     locate: (answerIds, offset) => locateIn(state, answerIds, offset),
@@ -137,6 +166,8 @@ interface State {
   readonly positions: Map<string, number>;
   readonly byId: Map<string, Json>;
   readonly changed: Set<string>;
+  /** The fields seen to change in a record: an edit of any record may change them. */
+  readonly fields: Set<string>;
   /** Which positions each term finds, ascending, made once per term and extended as records arrive. */
   readonly found: Map<string, { upTo: number; readonly positions: number[] }>;
   readonly matches: Matcher;
@@ -146,8 +177,19 @@ interface State {
 function note(state: State, record: Json): void {
   const id = identity(record);
   const before = state.byId.get(id);
-  if (before !== undefined && before !== record && JSON.stringify(before) !== JSON.stringify(record)) state.changed.add(id);
+  if (before !== undefined && before !== record && JSON.stringify(before) !== JSON.stringify(record)) {
+    state.changed.add(id);
+    for (const field of new Set([...Object.keys(before), ...Object.keys(record)]))
+      if (JSON.stringify(before[field]) !== JSON.stringify(record[field])) state.fields.add(field);
+  }
   state.byId.set(id, record);
+}
+
+/** Whether `term` finds `record` only in fields seen to change (without them, it would not find it). */
+function foundInEditsOnly(state: State, record: Json | undefined, term: string): boolean {
+  if (!record || term === '' || state.fields.size === 0 || !state.matches(record, term)) return false;
+  const rest = Object.fromEntries(Object.entries(record).filter(([field]) => !state.fields.has(field)));
+  return !state.matches(rest, term);
 }
 
 /** A record that arrived: at the end of the lineage. */

@@ -45,22 +45,24 @@ export function expectedOf(lineage: Lineage, claim: Claim, version: Version): Sh
 
 /**
  * Whether a version of `top`, with a tail anywhere in `tails`, gives `shown`: an answer ending early ends the
- * version there; records edited during the run are left out of a search's comparison and widen its count (found
+ * version there; records edited during the run (see Lineage.edited) are left out of a search's comparison and widen its count (found
  * or not, by when).
  */
 export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: number; high: number }, shown: Shown): boolean | undefined {
   const longest = expectedOf(lineage, claim, { top, tail: tails.low });
   if (!longest) return undefined;
-  // A record edited during the run may have been found by a search or not, by when: each one widens what it gives.
-  const edited = claim.term === '' ? 0 : lineage.editedIn({ top, tail: tails.low });
+  // A record edited during the run may have been found by a search or not, by when: each one widens what it gives,
+  // as does one the term finds only in fields seen to change in others (an edit no answer showed).
+  const edited = claim.term === '' ? 0 : lineage.editedIn({ top, tail: tails.low }, claim.term);
   if (claim.count) {
     const fewest = lineage.count({ top, tail: tails.high }, claim.term);
-    if (shown.count === undefined || fewest === undefined || shown.count < fewest - edited || shown.count > longest.count! + edited)
-      return false;
+    // A term found in fields seen to change: records no answer showed may have gained it.
+    const most = lineage.reachesEdits(claim.term) ? top - tails.low : longest.count! + edited;
+    if (shown.count === undefined || fewest === undefined || shown.count < fewest - edited || shown.count > most) return false;
   }
   if (!claim.page) return true;
   if (edited > 0) return fitsEdited(lineage, { term: claim.term, page: claim.page }, { top, tail: tails.low }, edited, shown);
-  const keep = (ids: readonly string[]) => (claim.term === '' ? ids : ids.filter((id) => !lineage.edited(id)));
+  const keep = (ids: readonly string[]) => (claim.term === '' ? ids : ids.filter((id) => !lineage.edited(id, claim.term)));
   const [want, got] = [keep(longest.ids!), keep(shown.ids ?? [])];
   if (got.length > want.length || got.some((id, i) => want[i] !== id)) return false;
   if (got.length === want.length) return true;
@@ -82,14 +84,14 @@ function fitsEdited(
   shown: Shown,
 ): boolean | undefined {
   const { offset, size } = claim.page;
-  const got = (shown.ids ?? []).filter((id) => !lineage.edited(id));
+  const got = (shown.ids ?? []).filter((id) => !lineage.edited(id, claim.term));
   if ((shown.ids ?? []).length === 0) {
     const found = lineage.count(version, claim.term);
     return found === undefined ? undefined : offset >= found - edited;
   }
   const around = lineage.matches(version, claim.term, Math.max(0, offset - edited), size + 2 * edited);
   if (!around) return undefined;
-  const want = around.filter((id) => !lineage.edited(id));
+  const want = around.filter((id) => !lineage.edited(id, claim.term));
   if (got.length === 0) return true;
   const at = want.indexOf(got[0]!);
   return at >= 0 && got.every((id, i) => want[at + i] === id);

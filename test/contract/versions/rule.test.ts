@@ -130,7 +130,28 @@ describe('the rule: an answer passes when a version admissible for its time expl
     expect(count(2)).not.toBe('explained');
   });
 
-  it('a search page over records edited during the run: explained starting as many places off as records were edited, no further', () => {
+  it('an edit no answer showed: a count for a term found in a field seen to change elsewhere may be any up to the version; a term found in fields never seen to change is counted exactly', () => {
+    const stamped = (n: number, from = 1, at = 'T1') => records(n, from).map((r) => ({ ...r, at: `${at}-${r.id}` }));
+    const history = createHistory(containsTerm);
+    history.base(stamped(10), true, span(0, 10), 10);
+    // r10's `at` moved in place: `at` is a field edits change, in any record.
+    history.sighting([{ ...stamped(1, 10)[0]!, at: 'T2-r10' }, ...stamped(9)], span(100), { count: 10 });
+    const judge = (term: string, shown: { ids?: string[]; count?: number }, claim: object) =>
+      explain(history, { claim: { term, ...claim }, shown, span: span(200), kind: 'search', maxStaleMs: 10_000 }).kind;
+    // "T1-r3" is found only in r3's `at`, which an edit no answer showed may have moved: counted or not.
+    expect(judge('T1-r3', { count: 0 }, { count: true })).toBe('explained');
+    expect(judge('T1-r3', { count: 1 }, { count: true })).toBe('explained');
+    // "T1" is in `at` values: any record may have gained it, or lost it.
+    expect(judge('T1', { count: 10 }, { count: true })).toBe('explained');
+    expect(judge('T1', { count: 3 }, { count: true })).toBe('explained');
+    expect(judge('T1', { count: 11 }, { count: true })).not.toBe('explained');
+    // "name 3" is found in `name`, never seen to change: counted within the one record seen edited.
+    expect(judge('name 3', { ids: ['r4'] }, { page: { offset: 0, size: 5 } })).not.toBe('explained');
+    expect(judge('name 3', { count: 3 }, { count: true })).not.toBe('explained');
+    expect(judge('name 3', { count: 1 }, { count: true })).toBe('explained');
+  });
+
+  it('a search page over a record edited during the run: explained with it or without it', () => {
     const history = createHistory(containsTerm);
     history.base(records(10), true, span(0, 10), 10);
     // r9 renamed in place: "name" found it before (page 2 of size 2 was r8, r7), finds r7, r6 there now.
@@ -145,8 +166,29 @@ describe('the rule: an answer passes when a version admissible for its time expl
       }).kind;
     expect(page(['r8', 'r7'])).toBe('explained');
     expect(page(['r7', 'r6'])).toBe('explained');
-    expect(page(['r5', 'r4'])).not.toBe('explained');
-    expect(page(['r8', 'r6'])).not.toBe('explained');
+  });
+
+  it('a search page whose term is found only in a field seen to change: a record missing may have been edited unseen, a record the term does not find still fails', () => {
+    const history = createHistory(containsTerm);
+    const base = [{ id: 'q1', name: 'quiet', tag: 'x' }, ...records(10).map((r) => ({ ...r, tag: 'x' }))];
+    history.base(base, true, span(0, 10), 11);
+    // r10's name changed in place: `name` is a field edits change, in any record.
+    history.sighting([base[0]!, { id: 'r10', name: 'renamed', tag: 'x' }, ...base.slice(2, 10)], span(100), { count: 11 });
+    const page = (term: string, ids: string[]) =>
+      explain(history, {
+        claim: { term, page: { offset: 0, size: 3 } },
+        shown: { ids },
+        span: span(200),
+        kind: 'search',
+        maxStaleMs: 10_000,
+      }).kind;
+    // "name" is found in `name` only: any of r1..r9 may have been renamed since it was read.
+    expect(page('name', ['r9', 'r8', 'r7'])).toBe('explained');
+    expect(page('name', ['r9', 'r7', 'r6'])).toBe('explained');
+    // q1 holds no "name": no edit explains it.
+    expect(page('name', ['r9', 'q1'])).not.toBe('explained');
+    // "x" is found in `tag`, never seen to change: r8 may not be missing.
+    expect(page('x', ['r9', 'r7', 'r6'])).not.toBe('explained');
   });
 
   it('a page of the version current while it was made is explained; one a record off is not, and says which version was closest', () => {
