@@ -80,6 +80,7 @@ export function createLineage(records: readonly Json[], complete: boolean, match
     changed: new Set(),
     fields: new Set(),
     found: new Map(),
+    editsOnly: new Map(),
     matches,
     torn,
   };
@@ -123,24 +124,14 @@ export function createLineage(records: readonly Json[], complete: boolean, match
     },
     edited: (id, term) => state.changed.has(id) || (term !== undefined && foundInEditsOnly(state, state.byId.get(id), term)),
     editedIn(version, term) {
-      let n = 0;
-      for (const id of state.changed) {
-        const at = state.positions.get(id)!;
-        if (at >= version.tail && at < version.top) n += 1;
-      }
-      if (term === undefined || term === '' || state.fields.size === 0) return n;
-      const { all, from, to } = inWindow(state, version, term);
-      for (let at = from; at < to; at += 1) {
-        const id = state.ids[all[at]!]!;
-        if (!state.changed.has(id) && foundInEditsOnly(state, state.byId.get(id), term)) n += 1;
-      }
-      return n;
+      const inside = (at: number) => at >= version.tail && at < version.top;
+      const changed = [...state.changed].map((id) => state.positions.get(id)!).filter(inside);
+      if (term === undefined || term === '' || state.fields.size === 0) return changed.length;
+      const only = editsOnlyOf(state, term);
+      const [from, to] = [lowerBound(only.positions, Math.max(0, version.tail)), lowerBound(only.positions, version.top)];
+      return changed.length + (to - from) - changed.filter((at) => only.set.has(at)).length;
     },
-    reachesEdits(term) {
-      if (term === '' || state.fields.size === 0) return false;
-      const { all } = inWindow(state, { top: ids.length, tail: 0 }, term);
-      return all.some((at) => foundInEditsOnly(state, state.byId.get(ids[at]!), term));
-    },
+    reachesEdits: (term) => term !== '' && state.fields.size > 0 && editsOnlyOf(state, term).positions.length > 0,
     head: (answer, full) => headOf(state, answer, full),
     locate: (answerIds, offset) => locateIn(state, answerIds, offset),
   };
@@ -168,8 +159,16 @@ interface State {
   readonly changed: Set<string>;
   /** The fields seen to change in a record: an edit of any record may change them. */
   readonly fields: Set<string>;
-  /** Which positions each term finds, ascending, made once per term and extended as records arrive. */
+  /**
+   * Which positions each term finds, ascending, made once per term and extended as records arrive; made again when
+   * records are put in or one is seen to change.
+   */
   readonly found: Map<string, { upTo: number; readonly positions: number[] }>;
+  /**
+   * Of those, per term, the positions it finds only in fields seen to change (see foundInEditsOnly): `upTo` counts
+   * the entries of `found` looked at. Made again whenever `found` is, or a field is first seen to change.
+   */
+  readonly editsOnly: Map<string, { upTo: number; readonly positions: number[]; readonly set: Set<number> }>;
   readonly matches: Matcher;
 }
 
@@ -181,6 +180,9 @@ function note(state: State, record: Json): void {
     state.changed.add(id);
     for (const field of new Set([...Object.keys(before), ...Object.keys(record)]))
       if (JSON.stringify(before[field]) !== JSON.stringify(record[field])) state.fields.add(field);
+    // What terms find in it, and which fields count as changing, are no longer what was worked out.
+    state.found.clear();
+    state.editsOnly.clear();
   }
   state.byId.set(id, record);
 }
@@ -190,6 +192,24 @@ function foundInEditsOnly(state: State, record: Json | undefined, term: string):
   if (!record || term === '' || state.fields.size === 0 || !state.matches(record, term)) return false;
   const rest = Object.fromEntries(Object.entries(record).filter(([field]) => !state.fields.has(field)));
   return !state.matches(rest, term);
+}
+
+/** The positions `term` finds only in fields seen to change, ascending, worked out once and extended as records arrive. */
+function editsOnlyOf(state: State, term: string): { readonly positions: readonly number[]; readonly set: ReadonlySet<number> } {
+  const { all } = inWindow(state, { top: state.ids.length, tail: 0 }, term);
+  let entry = state.editsOnly.get(term);
+  if (!entry) {
+    entry = { upTo: 0, positions: [], set: new Set() };
+    state.editsOnly.set(term, entry);
+  }
+  for (; entry.upTo < all.length; entry.upTo += 1) {
+    const at = all[entry.upTo]!;
+    if (foundInEditsOnly(state, state.byId.get(state.ids[at]!), term)) {
+      entry.positions.push(at);
+      entry.set.add(at);
+    }
+  }
+  return entry;
 }
 
 /** A record that arrived: at the end of the lineage. */
@@ -270,6 +290,7 @@ function insert(state: State, at: number, records: readonly Json[]): void {
   for (let p = at; p < state.ids.length; p += 1) state.positions.set(state.ids[p]!, p);
   for (const record of records) state.byId.set(identity(record), record);
   state.found.clear();
+  state.editsOnly.clear();
   state.torn.inserted?.(at, ids.length);
 }
 
