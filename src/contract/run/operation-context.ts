@@ -10,6 +10,7 @@ import type { Judges } from '../model/judges.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
 import { listingTotal } from '../model/listing.ts';
+import { pageAround } from './page-around.ts';
 import { createListingVersions, type ListingVersions } from '../versions/listing-versions.ts';
 import { isHeadRead } from '../model/head-read.ts';
 import { containsTerm } from '../material/search-term.ts';
@@ -141,14 +142,14 @@ const MAX_SEAMS = 10;
  */
 function readAcrossSeams(context: OperationContext, read: Listing): Listing {
   const lineage = context.versions.history.lineage();
-  const size = Math.min(20, largestPageSize(context.parameters));
   for (const [seam] of lineage ? pageStarts(read, 1).slice(0, MAX_SEAMS) : []) {
     const at = seam === undefined ? undefined : lineage!.position(seam);
     if (at === undefined) continue;
-    // Where the seam stands from the head in the newest version known, half a page in.
-    const offset = lineage!.ids.length - 1 - at;
-    const page = firstPage(context.parameters) + Math.max(0, Math.floor((offset - size / 2) / size));
-    void context.send(pageQuery(context, page, size)).then((answer) => lineage!.mend(recordsOf(answer) ?? []));
+    // Where the seam stands from the head in the newest version known, in the middle of the page read.
+    const { index, size } = pageAround(lineage!.ids.length - 1 - at, largestPageSize(context.parameters));
+    void context
+      .send(pageQuery(context, firstPage(context.parameters) + index, size))
+      .then((answer) => lineage!.mend(recordsOf(answer) ?? []));
   }
   return read;
 }
