@@ -6,11 +6,14 @@ import { listOperations } from '../../../src/spec/operations.ts';
 import { KEY, spec, validator } from '../../helpers.ts';
 import { growing, liveTarget } from '../targets/live-targets.ts';
 
-/** The alerts' context against a target holding 200 + `arrived()` alerts, a way to make more arrive, and the requests it got. */
-export async function alertsContext(answer?: (request: Request) => Response | undefined) {
+/**
+ * The alerts' context against a target holding 200 + `arrived()` alerts (its pages served as `edit` says), a way to
+ * make more arrive, and the requests it got.
+ */
+export async function alertsContext(answer?: (request: Request) => Response | undefined, edit?: Parameters<typeof liveTarget>[1]) {
   let arrived = 0;
   let requests = 0;
-  const target = liveTarget((path) => growing(1)(path, arrived, 0));
+  const target = liveTarget((path) => growing(1)(path, arrived, 0), edit);
   const client = createHttpClient({
     target: 'http://live.test',
     apiKey: KEY,
