@@ -138,7 +138,7 @@ const MAX_SEAMS = 10;
 /**
  * A small page read across each seam of the listing as read (see Torn), its answer mending the lineage, not
  * awaited: records a read in pages from versions apart skipped there are put in as soon as it is answered (an
- * answer judged before is judged again at the run's end).
+ * answer the rule cannot explain meanwhile waits for it, see ListingVersions.mending).
  */
 function readAcrossSeams(context: OperationContext, read: Listing): Listing {
   const lineage = context.versions.history.lineage();
@@ -147,9 +147,8 @@ function readAcrossSeams(context: OperationContext, read: Listing): Listing {
     if (at === undefined) continue;
     // Where the seam stands from the head in the newest version known, in the middle of the page read.
     const { index, size } = pageAround(lineage!.ids.length - 1 - at, largestPageSize(context.parameters));
-    void context
-      .send(pageQuery(context, firstPage(context.parameters) + index, size))
-      .then((answer) => lineage!.mend(recordsOf(answer) ?? []));
+    const across = context.send(pageQuery(context, firstPage(context.parameters) + index, size));
+    context.versions.mending(across.then((answer) => lineage!.mend(recordsOf(answer) ?? [])));
   }
   return read;
 }

@@ -44,6 +44,11 @@ export interface ListingVersions {
   judge(exchange: Exchange, claim: Claim, again?: () => Promise<Exchange>): Promise<Judged>;
   /** A version in words: its size and newest record, and when it was first seen. */
   describe(version: Version): string;
+  /**
+   * A read under way that may mend the lineage (records a torn read skipped): an answer no version explains, or
+   * one newer than any seen, is judged again once the reads under way are done.
+   */
+  mending(read: Promise<unknown>): void;
 }
 
 /**
@@ -55,12 +60,17 @@ export interface ListingVersions {
  */
 export function createListingVersions(reads: VersionReads, maxStalenessMs: number): ListingVersions {
   const history = createHistory(reads.matches);
+  const pending = new Set<Promise<unknown>>();
   const shownOf = (exchange: Exchange, claim: Claim) => shownIn(reads, exchange, claim);
   const kindOf = (claim: Claim) => (claim.term === '' ? 'page' : 'search');
   /** The rule on an answer; when it shows a version newer than any seen, or none explains it, after the head is read again. */
   const explainReading = async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
     const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
     let verdict = judgeNow();
+    if ((verdict.kind === 'newer' || verdict.kind === 'unexplained') && pending.size > 0) {
+      await Promise.allSettled([...pending]);
+      verdict = judgeNow();
+    }
     // Replicas apart: a read may come from one behind the one that answered; the next likely comes from another.
     for (let n = 0; n < (history.behindVersions() > 0 ? 2 : 1) && (verdict.kind === 'newer' || verdict.kind === 'unexplained'); n += 1) {
       await reads.readHead();
@@ -92,6 +102,14 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
           ? await catchUp(versions, verdict, claim, again, explainReading)
           : verdict;
       return words(versions, caught, claim, shown, exchange.span!);
+    },
+    mending(read) {
+      // Settled either way: what it would have mended is only not known (never a rejection left unhandled).
+      const done: Promise<unknown> = read.then(
+        () => pending.delete(done),
+        () => pending.delete(done),
+      );
+      pending.add(done);
     },
     describe(version) {
       const lineage = history.lineage();

@@ -3,6 +3,8 @@ import { createHistory } from '../../../src/contract/versions/history.ts';
 import { createLineage } from '../../../src/contract/versions/lineage.ts';
 import { explain } from '../../../src/contract/versions/rule.ts';
 import { containsTerm } from '../../../src/contract/material/search-term.ts';
+import { createListingVersions } from '../../../src/contract/versions/listing-versions.ts';
+import type { Exchange } from '../../../src/contract/types.ts';
 
 /** Records r1..rN, newest first as a listing comes: `rN` is the newest. */
 const records = (n: number, from = 1) =>
@@ -312,5 +314,36 @@ describe('the rule: an answer passes when a version admissible for its time expl
     expect(explain(history, { claim: claim, shown: { count: 12 }, span: span(200), kind: 'page', maxStaleMs: 10_000 }).kind).not.toBe(
       'explained',
     );
+  });
+});
+
+describe("a listing's versions: the rule with the reads it makes", () => {
+  /** An answer of `records` to a plain page, made within `at`. */
+  const answer = (shown: readonly Record<string, unknown>[], at: { sent: number; answered: number }) =>
+    ({
+      request: { method: 'GET', url: 'http://t/alert', headers: {} },
+      response: { status: 200, headers: {}, json: shown },
+      span: at,
+    }) as unknown as Exchange;
+
+  it('an answer below a seam not yet mended waits for the read across it under way, then is explained', async () => {
+    let reads = 0;
+    const versions = createListingVersions({ readHead: async () => (reads += 1), countHeader: undefined, matches: containsTerm }, 10_000);
+    // r10..r6 then r4..r1: the read in pages skipped r5 at the seam r4.
+    versions.history.base([...records(5, 6), ...records(4, 1)], true, span(0, 10), undefined, new Set(['r4']));
+    const page = { term: '', page: { offset: 6, size: 2 } };
+    // Alone, r4 and r3 at offset 6 say a version of 10 records, newer than the 9 the lineage knows.
+    expect((await versions.judge(answer(records(2, 3), span(20)), page)).kind).toBe('unknown');
+    const across = new Promise<void>((resolve) => setTimeout(resolve, 5)).then(() => versions.history.lineage()!.mend(records(3, 4)));
+    versions.mending(across);
+    expect(await versions.judge(answer(records(2, 3), span(30)), page)).toEqual({ kind: 'explained' });
+    expect(versions.history.lineage()!.ids).toEqual(
+      records(10)
+        .map((r) => r.id)
+        .reverse(),
+    );
+    // Nothing mends a page a record off: still no version gives it.
+    expect((await versions.judge(answer(records(2, 2), span(40)), page)).kind).not.toBe('explained');
+    expect(reads).toBeGreaterThan(0);
   });
 });
