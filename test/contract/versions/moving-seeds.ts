@@ -37,7 +37,16 @@ for (const { shape, options, label, want } of chosen) {
   for (const seed of seeds) {
     const report = await runAgainstDeployment(shape, seed, options);
     verdicts.push(report.verdict === want ? want : `${report.verdict} (seed ${seed})`);
-    if (report.verdict !== want) console.error(`${label ?? shape} seed ${seed}: ${report.verdict}: ${report.reason ?? ''}`);
+    if (report.verdict !== want) {
+      console.error(`${label ?? shape} seed ${seed}: ${report.verdict}: ${report.reason ?? ''}`);
+      // The first finding of each check that failed or warned, with the request it was about: what to look into.
+      for (const o of report.outcomes.filter((o) => o.status === 'failed' || o.status === 'warned')) {
+        const f = o.failures[0];
+        console.error(
+          `  ${o.operationId} ${o.check}: ${f?.message ?? ''} | ${f?.exchange?.request.url ?? ''} | expected ${f?.expected ?? ''} | actual ${f?.actual ?? ''}`,
+        );
+      }
+    }
     const figures = report.coverage?.[0]?.consistency;
     if (figures) {
       stale.push(figures.searchStalenessMs);
