@@ -7,6 +7,11 @@ import { explain, expectedOf, type Claim, type Explanation, type Shown } from '.
 
 /** How often, at most, a search's judge reads the head to learn whether the listing moves at all. */
 const HEARTBEAT_MS = 1_000;
+/**
+ * Reads of the head an answer no version explains is judged again after, once replicas were seen apart: each may
+ * come from a replica behind the one that answered (two in turn: all four from the one behind 1 time in 16).
+ */
+const READS_WHEN_APART = 4;
 /** The first wait before a search behind its data is asked again; each next one doubles, within --max-staleness. */
 const FIRST_WAIT_MS = 100;
 
@@ -71,8 +76,9 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       await Promise.allSettled([...pending]);
       verdict = judgeNow();
     }
-    // Replicas apart: a read may come from one behind the one that answered; the next likely comes from another.
-    for (let n = 0; n < (history.behindVersions() > 0 ? 2 : 1) && (verdict.kind === 'newer' || verdict.kind === 'unexplained'); n += 1) {
+    // Replicas apart: a read may come from one behind the one that answered, and so may the next.
+    const tries = history.behindVersions() > 0 ? READS_WHEN_APART : 1;
+    for (let n = 0; n < tries && (verdict.kind === 'newer' || verdict.kind === 'unexplained'); n += 1) {
       await reads.readHead();
       verdict = judgeNow();
     }

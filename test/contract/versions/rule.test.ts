@@ -326,6 +326,33 @@ describe("a listing's versions: the rule with the reads it makes", () => {
       span: at,
     }) as unknown as Exchange;
 
+  it('replicas seen apart: a count from the replica ahead is judged again after up to four reads of the head, each of which may come from the one behind', async () => {
+    const headReads: number[] = [];
+    const versions = createListingVersions(
+      {
+        // Three reads land on the replica behind (11 records), the fourth on the one ahead (12).
+        readHead: async () => {
+          headReads.push(headReads.length);
+          const top = headReads.length < 4 ? 11 : 12;
+          versions.sighting(answer(records(top).slice(0, 5), span(300 + headReads.length * 10)), 5);
+        },
+        countHeader: 'x-total-count',
+        matches: containsTerm,
+      },
+      10_000,
+    );
+    versions.history.base(records(10), true, span(0, 10));
+    versions.sighting(answer(records(11).slice(0, 5), span(50)), 5);
+    versions.sighting(answer(records(10).slice(0, 5), span(100)), 5);
+    expect(versions.history.behindVersions()).toBe(1);
+    const counted = {
+      ...answer([], span(200)),
+      response: { status: 200, headers: { 'x-total-count': '12' }, json: [] },
+    } as unknown as Exchange;
+    expect(await versions.judge(counted, { term: '', count: true })).toEqual({ kind: 'explained' });
+    expect(headReads).toHaveLength(4);
+  });
+
   it('an answer below a seam not yet mended waits for the read across it under way, then is explained', async () => {
     let reads = 0;
     const versions = createListingVersions({ readHead: async () => (reads += 1), countHeader: undefined, matches: containsTerm }, 10_000);
