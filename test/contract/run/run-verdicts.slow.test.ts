@@ -9,7 +9,7 @@ const run = (fetch: (r: Request) => Response | Promise<Response>, extra: Partial
   runContract({ target: 'http://target.test', apiKey: KEY, document: spec.document, fetch, seed: 3, examples: 20, ...extra });
 
 describe('verdicts of a run', () => {
-  it('data that changes with every request, so no re-run sees it still, is inconclusive, not violations', {
+  it('data that changes with every request, its newest alerts taken away every 400 requests, is never a violation: each answer a version the run saw, or inconclusive with the seed', {
     timeout: 120_000,
   }, async () => {
     // An alert arrives with every request, and every 400 requests the newest 400 go again: it never stands still.
@@ -20,10 +20,14 @@ describe('verdicts of a run', () => {
         rereadIntervalMs: 1,
       },
     );
-    expect(report.verdict).toBe('inconclusive');
     expect(report.summary.failed).toBe(0);
+    // Answers the versions rule explains pass (records only arrived while they were read); once the newest were taken
+    // away the rule cannot tell, and what a check compared then is inconclusive. Which comes first is the timing's.
+    expect(['conformant', 'inconclusive']).toContain(report.verdict);
     const changed = report.outcomes.filter((o) => o.skipReason?.startsWith('data changed during the run'));
-    expect(changed.length).toBeGreaterThan(0);
-    expect(changed[0]!.skipReason).toContain('--seed 3');
+    if (report.verdict === 'inconclusive') {
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed[0]!.skipReason).toContain('--seed 3');
+    } else expect(changed).toEqual([]);
   });
 });
