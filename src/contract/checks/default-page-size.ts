@@ -4,6 +4,7 @@ import { needListing } from '../model/listing.ts';
 import { pageQuery } from '../model/listing-query.ts';
 import { recheckOf } from '../moment/at-once.ts';
 import type { ScenarioCheck } from '../model/check.ts';
+import { explainedEach } from '../model/explained-each.ts';
 
 /** Without page and pageSize, the first page of the spec's default size comes back (assumed: a warning). */
 export const defaultPageSize: ScenarioCheck = {
@@ -23,6 +24,15 @@ export const defaultPageSize: ScenarioCheck = {
     if (unusable) return unusable;
     const [x, y] = [recordsOf(bare)!, recordsOf(explicit)!];
     if (identities(x).join() === identities(y).join()) return [];
+    // Each the page a version of the listing admissible for its time gives: read from versions apart (replicas, arrivals).
+    const claim = { term: '', page: { offset: (page - 1) * size, size } };
+    if (
+      await explainedEach(
+        context.versions,
+        [bare, explicit].map((exchange) => ({ exchange, claim })),
+      )
+    )
+      return [];
     return [
       {
         severity: 'warning',

@@ -3,6 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { paginationConsistency } from '../../../src/contract/checks/pagination-consistency.ts';
 import { stableOrder } from '../../../src/contract/checks/stable-order.ts';
+import { defaultPageSize } from '../../../src/contract/checks/default-page-size.ts';
+import { emptySearchNoFilter } from '../../../src/contract/checks/empty-search-no-filter.ts';
+import { totalCountHeader } from '../../../src/contract/checks/total-count-header.ts';
 import type { Finding } from '../../../src/contract/types.ts';
 import { alertsContext } from '../moment/alerts-context.ts';
 
@@ -66,5 +69,40 @@ describe('pagination_consistency judges the pages it compares by the versions of
     });
     await context.listing();
     expect(messages(await paginationConsistency.run(context))).toContain('pages 1-3 of size 2 differ from page 1 of size 6');
+  });
+});
+
+describe('the checks comparing a default page, an empty search and the count with another answer judge each by the versions', () => {
+  /** A context whose target takes in one more alert before the `nth` request matching `matches` (counted from the listing's read on). */
+  async function arrivingBefore(nth: number, matches: (url: URL) => boolean) {
+    let seen = 0;
+    const grow = { arrive: (_: number) => 0 };
+    const alerts = await alertsContext((request) => {
+      const url = new URL(request.url);
+      if (matches(url) && ++seen === nth) grow.arrive(1);
+      return undefined;
+    });
+    grow.arrive = alerts.arrive;
+    await alerts.context.listing();
+    seen = 0;
+    return alerts.context;
+  }
+
+  it('default_page_size: an alert arriving between the default page and page 1 of the default size is no finding', async () => {
+    const context = await arrivingBefore(1, (url) => url.searchParams.get('pageSize') === '20');
+    expect(messages(await defaultPageSize.run(context))).toEqual([]);
+  });
+
+  it('empty_search_no_filter: an alert arriving between the first page and the first page of search= is no finding', async () => {
+    const context = await arrivingBefore(1, (url) => url.searchParams.get('search') === '');
+    expect(messages(await emptySearchNoFilter.run(context))).toEqual([]);
+  });
+
+  it('total_count_header: a count one higher than the listing as read, an alert having arrived since, is no finding; one too high still is', async () => {
+    const context = await arrivingBefore(1, (url) => url.searchParams.get('pageSize') === '1');
+    expect(messages(await totalCountHeader.run(context))).toEqual([]);
+    const { context: off } = await alertsContext(undefined, { total: (count) => count + 1 });
+    await off.listing();
+    expect(messages(await totalCountHeader.run(off))).toContain('X-Total-Count differs from the records enumerated');
   });
 });
