@@ -40,9 +40,9 @@ export interface SendAlone {
   /** Keeps `request` as the probe of its kind: it got an ordinary answer. */
   remember(kind: string, request: Omit<AttemptRequest, 'mayRetry'>): void;
   /**
-   * The load a request that failed had to bear: the most in flight while it was, or, when it started within as
-   * many timeouts as an earlier failure under load bore requests, that failure's (the target may still have been
-   * running the requests the kit gave up on, a database's queries most often). Records this failure for the next.
+   * The load a request that failed had to bear: the most in flight while it was, or, when it started while the
+   * target may still have been running requests the kit gave up on under load (a database's queries most often),
+   * one more than the timeouts' worth of them still ahead of it. Records this failure for the next.
    */
   loadAt(startedAt: number, inFlight: number): number;
   /**
@@ -100,16 +100,27 @@ export function createSendAlone(parts: {
     timing.sentAlone('notSent');
     return { ...first, notSentAlone: true };
   };
-  /** The last failure under load: when it ended, and the load it bore. */
-  let lastFailure = { at: Number.NEGATIVE_INFINITY, load: 0 };
+  /**
+   * Requests given up on under load, as they were given up: when, and until when the target may still be running
+   * them and those before. Each may run up to a timeout more, and on a target with few workers they wait in line,
+   * so their times add up (the last failure's load alone undercounts a line built by many small ones).
+   */
+  const givenUp: { readonly at: number; readonly busyUntil: number }[] = [];
   return {
     remember: (kind, request) => {
       probes.set(kind, request);
     },
     loadAt(startedAt, inFlight) {
-      // The target may still run each of the `load` requests given up on for up to a timeout.
-      const load = Math.max(inFlight, startedAt - lastFailure.at < timeoutMs * lastFailure.load ? lastFailure.load : 0);
-      if (load > 1) lastFailure = { at: performance.now(), load };
+      const now = performance.now();
+      // Only those given up on before it started: one given up on later was in flight beside it, counted there.
+      const before = givenUp.findLast((g) => g.at <= startedAt)?.busyUntil ?? Number.NEGATIVE_INFINITY;
+      const behind = before > startedAt ? Math.ceil((before - startedAt) / timeoutMs) + 1 : 0;
+      const load = Math.max(inFlight, behind);
+      if (load > 1) {
+        givenUp.push({ at: now, busyUntil: Math.max(givenUp.at(-1)?.busyUntil ?? now, now) + timeoutMs });
+        // What ended a timeout before the earliest request still in flight could have started is no longer asked.
+        while (givenUp.length > 1 && givenUp[1]!.at < now - 2 * timeoutMs) givenUp.shift();
+      }
       return load;
     },
     notAgain,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { comparePlaces, sentAgainAlone } from '../../../src/contract/client/exchange-recorder.ts';
+import { createSendAlone } from '../../../src/contract/client/send-alone.ts';
 import { responseReceived } from '../../../src/contract/checks/response-received.ts';
 import type { OperationContext } from '../../../src/contract/model/context.ts';
 import type { Exchange } from '../../../src/contract/types.ts';
@@ -111,6 +112,23 @@ describe('a request that failed under load is judged by what it does alone', () 
     expect(late).toMatchObject({ error: 'no complete response within 1000 ms', inFlight: 2, notSentAlone: true });
     // At 2 in flight and not sent again: a warning, never an error for the kit's own load.
     expect([second!, late!].flatMap(inspect).map((f) => f.severity)).toEqual(['warning', 'warning']);
+  });
+
+  it('adds up the requests given up on under load: a line many small failures built still weighs on one sent later', () => {
+    // Four requests given up on half a second apart, each with 2 in flight: each may run a timeout more at a
+    // target with one worker, so the line lasts until 5 s. The last failure's load alone (2 timeouts from 2.5 s)
+    // would call a request started at 4.6 s alone; it started behind what the kit gave up on.
+    vi.useFakeTimers({ toFake: ['performance'], now: 0 });
+    const alone = createSendAlone({ timeoutMs: 1_000, cap: 0 } as Parameters<typeof createSendAlone>[0]);
+    const failAt = (now: number, startedAt: number, inFlight: number) => {
+      vi.setSystemTime(now);
+      vi.advanceTimersByTime(now - performance.now());
+      return alone.loadAt(startedAt, inFlight);
+    };
+    expect([failAt(1_000, 0, 2), failAt(1_500, 500, 2), failAt(2_000, 1_000, 2), failAt(2_500, 1_500, 2)]).toEqual([2, 2, 2, 3]);
+    expect(failAt(5_600, 4_600, 1)).toBeGreaterThan(1);
+    // Once the line has drained (that one given up on too), a request alone is alone.
+    expect(failAt(7_700, 6_700, 1)).toBe(1);
   });
 
   it('does not send again a request that failed alone: that is the target', async () => {
