@@ -4,7 +4,6 @@ import { identities, recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import { recheckOf } from '../moment/at-once.ts';
 import { explainedEach } from '../model/explained-each.ts';
-import { defaultPageSize } from '../model/listing-query.ts';
 
 /** An empty search term means no filter (assumed: a warning). */
 export const emptySearchNoFilter: ScenarioCheck = {
@@ -22,15 +21,7 @@ export const emptySearchNoFilter: ScenarioCheck = {
     const [x, y] = [recordsOf(plain)!, recordsOf(empty)];
     if (y && identities(x).join() === identities(y).join()) return [];
     // Both the first page a version admissible for its time gives (an empty term filtering nothing): versions apart.
-    const claim = { term: '', page: { offset: 0, size: defaultPageSize(context.parameters) } };
-    if (
-      y &&
-      (await explainedEach(
-        context.versions,
-        [plain, empty].map((exchange) => ({ exchange, claim })),
-      ))
-    )
-      return [];
+    if (y && (await explainedEach(context, [plain, empty]))) return [];
     return [
       {
         severity: 'warning',

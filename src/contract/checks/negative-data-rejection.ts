@@ -2,7 +2,7 @@ import { answered, describeAnswers, preview, unanswered } from '../model/answers
 import { identities, recordsOf } from '../records.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
-import { defaultPageSize, firstPage, pageQuery } from '../model/listing-query.ts';
+import { firstPage, pageQuery, queryClaim } from '../model/listing-query.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import type { Claim } from '../versions/rule.ts';
 import type { ScenarioCheck } from '../model/check.ts';
@@ -83,12 +83,7 @@ async function judgeAmbiguousForms(context: OperationContext): Promise<{ finding
     context.send({ ...fixed, [name]: form.value }, form.again ? { extraQuery: [[name, form.again]] } : undefined);
   /** What the form claims, for each value it spells: the page of the listing that value asks for. */
   const claimsOf = ({ name, fixed, form }: Form): Claim[] =>
-    (form.readAs.length > 0 ? form.readAs : [String(2 ** 31)]).map((value) => {
-      const query: Record<string, string> = { ...fixed, [name]: value };
-      const size = Number(query[pageSize.name] ?? defaultPageSize(context.parameters));
-      const first = firstPage(context.parameters);
-      return { term: '', page: { offset: (Number(query[page.name] ?? first) - first) * size, size } };
-    });
+    (form.readAs.length > 0 ? form.readAs : [String(2 ** 31)]).map((value) => queryClaim(context.parameters, { ...fixed, [name]: value }));
   // The versions start from the listing as read; most checks have asked for it already.
   await context.listing();
   const answers = await sendEach(context, forms, sendForm);

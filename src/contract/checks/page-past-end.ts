@@ -3,7 +3,7 @@ import { identities } from '../records.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
-import { pageQuery } from '../model/listing-query.ts';
+import { pageQuery, sentClaim } from '../model/listing-query.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import type { Finding } from '../types.ts';
 
@@ -53,9 +53,7 @@ export const pagePastEnd: ScenarioCheck = {
     if (!records || response.status !== 200) return [...findings, finding()];
     // Records there may have arrived since the listing was counted: by the versions rule, a version admissible for
     // its time with that many records explains them.
-    const verdict = await judgeAnswer(context.versions, exchange, [{ term: '', page: { offset: (page - 1) * size, size } }], (why) =>
-      finding(why),
-    );
+    const verdict = await judgeAnswer(context.versions, exchange, [sentClaim(context.parameters, exchange)], (why) => finding(why));
     if (verdict.kind === 'finding') findings.push(verdict.finding);
     if (verdict.kind === 'unknown') findings.push(verdict.fallback);
     return findings;

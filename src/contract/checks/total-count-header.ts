@@ -37,7 +37,7 @@ export const totalCountHeader: ScenarioCheck = {
       if (missing) return missing;
       const total = listingTotal(listing)!;
       // The count of a version admissible for its time: the listing moved since it was read (arrivals, replicas apart).
-      const counted = Number(header) !== total && (await explainedEach(context.versions, [{ exchange, claim: { term: '', count: true } }]));
+      const counted = Number(header) !== total && (await explainedEach(context, [exchange], () => ({ term: '', count: true })));
       if (Number(header) !== total && !counted) {
         findings.push({
           severity: 'warning',

@@ -4,6 +4,7 @@ import type { Operation } from '../../spec/operations.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { OperationContext } from './context.ts';
 import type { Exchange } from '../types.ts';
+import type { Claim } from '../versions/rule.ts';
 
 /** The largest page size the spec allows (its default when it states no maximum): what listings are read at. */
 export const largestPageSize = ({ pageSize }: ListingParameters): number =>
@@ -46,6 +47,24 @@ export function pageQuery(
 ): Record<string, string> {
   return { ...extra, [context.parameters.page.name]: String(page), [context.parameters.pageSize.name]: String(size) };
 }
+
+/**
+ * What a listing query claims over a version of the listing: the page it asks for of the records its search term
+ * finds, the spec's defaults standing for what it leaves out.
+ *
+ * @example
+ * queryClaim(parameters, { page: '2', pageSize: '10' }); // { term: '', page: { offset: 10, size: 10 } }
+ */
+export function queryClaim(parameters: ListingParameters, query: Readonly<Record<string, string>>): Claim {
+  const first = firstPage(parameters);
+  const size = Number(query[parameters.pageSize.name] ?? defaultPageSize(parameters));
+  const page = Number(query[parameters.page.name] ?? parameters.page.schema.default ?? first);
+  return { term: query[parameters.search.name] ?? '', page: { offset: (page - first) * size, size } };
+}
+
+/** What the request of `exchange` claimed, read from the query it sent (see queryClaim). */
+export const sentClaim = (parameters: ListingParameters, exchange: Exchange): Claim =>
+  queryClaim(parameters, Object.fromEntries(new URL(exchange.request.url).searchParams));
 
 /** Records skipped before a page at which a database's OFFSET starts to cost: a page "far in". */
 const FAR_IN = 1_000;
