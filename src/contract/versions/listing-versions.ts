@@ -1,6 +1,7 @@
 // What a check asks of a listing's versions: an answer judged by the rule, and the words that name a version.
 import { identities, identity, recordsOf } from '../records.ts';
 import type { Exchange } from '../types.ts';
+import { duration } from '../../shared/duration.ts';
 import { createHistory, type HeadRead, type ListingHistory, type Span } from './history.ts';
 import type { Matcher, Version } from './lineage.ts';
 import { explain, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
@@ -237,19 +238,22 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
       return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed' };
     case 'stale': {
       const lineage = versions.history.lineage()!;
+      const high = versions.history.admissible(span, 0)!.high;
+      const left = versions.describe({ top: high, tail: versions.history.tails(high).low });
       return {
         kind: 'unexplained',
-        why: `only ${versions.describe(verdict.version)} gives it, a version older than the run's reads of the listing had left behind when it was sent, by more than the staleness they showed`,
-        expected: describeShown(
-          expectedOf(lineage, claim, { top: versions.history.admissible(span, 0)!.high, tail: verdict.version.tail }) ?? {},
-          shown,
-        ),
+        why: `only ${versions.describe(verdict.version)} gives it, a version older than the run's reads of the listing had left behind when it was sent (they showed ${left}), by more than the staleness measured and --max-staleness allow`,
+        expected: describeShown(expectedOf(lineage, claim, { top: high, tail: verdict.version.tail }) ?? {}, shown),
       };
     }
     case 'unexplained':
       return {
         kind: 'unexplained',
-        why: `no version of the listing admissible for its time gives it (${verdict.admissible} admissible; the closest, ${versions.describe(verdict.closest)}, gives ${describeShown(verdict.expected, shown)})`,
+        why: `no version of the listing admissible for its time gives it (${verdict.admissible} admissible; the closest, ${versions.describe(verdict.closest)}, gives ${describeShown(verdict.expected, shown)})${
+          verdict.older
+            ? `; ${versions.describe(verdict.older.version)} gave it, left behind ${duration(verdict.older.needMs)} before it was sent, more than --max-staleness ${duration(versions.maxStalenessMs)} and the staleness measured allow`
+            : ''
+        }`,
         expected: describeShown(verdict.expected, shown),
       };
   }

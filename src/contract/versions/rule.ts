@@ -26,8 +26,17 @@ export type Explanation =
   | { readonly kind: 'stale'; readonly version: Version; readonly needMs: number }
   /** It shows a version newer than any the run has seen: the head must be read again to judge it. */
   | { readonly kind: 'newer' }
-  /** No version explains it: the closest admissible one, what that one gives, and how many were admissible. */
-  | { readonly kind: 'unexplained'; readonly closest: Version; readonly expected: Shown; readonly admissible: number }
+  /**
+   * No version explains it: the closest admissible one, what that one gives, how many were admissible, and an older
+   * version the run saw that gives it, left behind `needMs` before it was sent, when there is one.
+   */
+  | {
+      readonly kind: 'unexplained';
+      readonly closest: Version;
+      readonly expected: Shown;
+      readonly admissible: number;
+      readonly older?: { readonly version: Version; readonly needMs: number };
+    }
   /** What the claim needs of a version lies past what the run read (a listing longer than --max-pages), or nothing was read. */
   | { readonly kind: 'unknown'; readonly why: string };
 
@@ -146,11 +155,14 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   if (newerFit(lineage, answer.claim, answer.shown, range.high)) return { kind: 'newer' };
   if (admissible.fits.some((f) => f.fit === undefined)) return { kind: 'unknown', why: 'it needs records past those read (--max-pages)' };
   const closest = { top: range.high, tail: history.tails(range.high).low };
+  // An older version the run saw that gives it, past what is admissible: what to name beside the closest.
+  const beyond = olderFit(history, lineage, { ...answer, maxStaleMs: Number.POSITIVE_INFINITY }, range.low);
   return {
     kind: 'unexplained',
     closest,
     expected: expectedOf(lineage, answer.claim, closest) ?? {},
     admissible: range.high - range.low + 1,
+    ...(beyond?.kind === 'stale' ? { older: { version: beyond.version, needMs: beyond.needMs } } : {}),
   };
 }
 

@@ -353,6 +353,21 @@ describe("a listing's versions: the rule with the reads it makes", () => {
     expect(headReads).toHaveLength(4);
   });
 
+  it('--max-staleness 0: a page of a version the run had left behind when it was sent is a finding naming both versions', async () => {
+    const versions = createListingVersions({ readHead: async () => undefined, countHeader: undefined, matches: containsTerm }, 0);
+    versions.history.base(records(10), true, span(0, 10));
+    versions.sighting(answer(records(11).slice(0, 5), span(50)), 5);
+    const page = { term: '', page: { offset: 0, size: 5 } };
+    expect(await versions.judge(answer(records(10).slice(0, 5), span(200)), page)).toMatchObject({
+      kind: 'unexplained',
+      why: expect.stringMatching(
+        /the closest, the listing of 11 records whose newest is r11, gives 5 records: r11, .*; the listing of 10 records whose newest is r10 gave it, left behind 149 ms before it was sent, more than --max-staleness 0 ms/,
+      ),
+    });
+    // Made while r11 arrived (sent before the read that showed it), either version explains it.
+    expect(await versions.judge(answer(records(10).slice(0, 5), span(40, 60)), page)).toEqual({ kind: 'explained' });
+  });
+
   it('an answer below a seam not yet mended waits for the read across it under way, then is explained', async () => {
     let reads = 0;
     const versions = createListingVersions({ readHead: async () => (reads += 1), countHeader: undefined, matches: containsTerm }, 10_000);
