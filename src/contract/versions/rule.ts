@@ -154,7 +154,9 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   if (older) return older;
   if (newerFit(lineage, answer.claim, answer.shown, range.high)) return { kind: 'newer' };
   if (admissible.fits.some((f) => f.fit === undefined)) return { kind: 'unknown', why: 'it needs records past those read (--max-pages)' };
-  const closest = { top: range.high, tail: history.tails(range.high).low };
+  // None admissible (reads of the head went back in time, as replicas apart do): the newest the run had read.
+  const top = Math.max(range.high, range.low);
+  const closest = { top, tail: history.tails(top).low };
   // An older version the run saw that gives it, past what is admissible: what to name beside the closest.
   const beyond = olderFit(history, lineage, { ...answer, maxStaleMs: Number.POSITIVE_INFINITY }, range.low);
   return {

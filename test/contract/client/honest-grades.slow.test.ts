@@ -124,10 +124,14 @@ describe('overload the kit causes (item 1)', () => {
     expect(run.verdict, run.stdout.slice(-3000)).toBe('conformant');
     const warnings = run.outcomes('not_a_server_error').flatMap((o) => o.failures);
     expect(warnings.length).toBeGreaterThan(0);
+    // A 500 sent again alone answered 200 there: both figures. One that went on a connection of its own is not sent
+    // again alone (on another connection it would be another request): a warning all the same (1 run in 5 here).
+    const alone = warnings.filter((w) => w.message === 'server error 500 with others in flight; alone it answered 200');
+    expect(alone.length, warnings.map((w) => w.message).join('\n')).toBeGreaterThan(0);
+    for (const warning of alone) expect(warning.actual).toMatch(/^500 in \d+ ms with \d+ in flight; alone: 200 in \d+ ms$/);
     for (const warning of warnings) {
       expect(warning.severity).toBe('warning');
-      expect(warning.message).toBe('server error 500 with others in flight; alone it answered 200');
-      expect(warning.actual).toMatch(/^500 in \d+ ms with \d+ in flight; alone: 200 in \d+ ms$/);
+      expect(warning.message).toMatch(/^server error 500 with others in flight(; alone it answered 200| \(not sent again alone: .*\))$/);
     }
     const strict = await contract((await fivehundredUnderLoad()).url, ['--strict', '--checks', 'not_a_server_error,search_special_terms']);
     expect(strict.verdict).toMatch(/^NOT conformant: 1 check failed \(not_a_server_error\)/);

@@ -60,6 +60,28 @@ describe('conformant deployments whose data moves while the kit reads them', { t
   it.todo('records edited in place every second: conformant');
 });
 
+describe('--max-staleness 0: a linearizable listing asked for', { timeout: 600_000 }, () => {
+  it('a single server gaining an alert every 250 ms passes it', async () => {
+    const report = await runAgainst('single', 1, {}, { maxStalenessMs: 0 });
+    expect(problems(report)).toEqual([]);
+  });
+
+  it('two replicas in turn, one a record behind, fail it with a finding naming both versions', async () => {
+    const report = await runAgainst('replicas', 1, {}, { maxStalenessMs: 0 });
+    expect(report.verdict).toBe('not conformant');
+    const found = report.outcomes.flatMap((o) => o.failures).map((f) => f.message);
+    const listing = 'the listing of (\\d+) records whose newest is [\\w-]+';
+    const bothNamed = new RegExp(
+      `the closest, ${listing}, gives .*; ${listing} gave it, left behind|only ${listing} gives it, .*they showed ${listing}`,
+    );
+    const named = found.map((m) => bothNamed.exec(m)).find((m) => m);
+    expect(named, found.join('\n')).toBeTruthy();
+    // Two versions: the one the run had read when it was sent, and an older one that gave the answer.
+    const [newer, older] = [Number(named![1] ?? named![4]), Number(named![2] ?? named![3])];
+    expect(newer, named![0]).toBeGreaterThan(older);
+  });
+});
+
 describe('broken deployments that look alike, while the data moves', { timeout: 600_000 }, () => {
   it.each([
     ['other-term', 'a search answered with the search before it'],
