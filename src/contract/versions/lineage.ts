@@ -129,7 +129,8 @@ export function createLineage(records: readonly Json[], complete: boolean, match
       if (term === undefined || term === '' || state.fields.size === 0) return changed.length;
       const only = editsOnlyOf(state, term);
       const [from, to] = [lowerBound(only.positions, Math.max(0, version.tail)), lowerBound(only.positions, version.top)];
-      return changed.length + (to - from) - changed.filter((at) => only.set.has(at)).length;
+      const alsoOnly = (at: number) => only.positions[lowerBound(only.positions, at)] === at;
+      return changed.length + (to - from) - changed.filter(alsoOnly).length;
     },
     reachesEdits: (term) => term !== '' && state.fields.size > 0 && editsOnlyOf(state, term).positions.length > 0,
     head: (answer, full) => headOf(state, answer, full),
@@ -168,7 +169,7 @@ interface State {
    * Of those, per term, the positions it finds only in fields seen to change (see foundInEditsOnly): `upTo` counts
    * the entries of `found` looked at. Made again whenever `found` is, or a field is first seen to change.
    */
-  readonly editsOnly: Map<string, { upTo: number; readonly positions: number[]; readonly set: Set<number> }>;
+  readonly editsOnly: Map<string, { upTo: number; readonly positions: number[] }>;
   readonly matches: Matcher;
 }
 
@@ -195,19 +196,16 @@ function foundInEditsOnly(state: State, record: Json | undefined, term: string):
 }
 
 /** The positions `term` finds only in fields seen to change, ascending, worked out once and extended as records arrive. */
-function editsOnlyOf(state: State, term: string): { readonly positions: readonly number[]; readonly set: ReadonlySet<number> } {
+function editsOnlyOf(state: State, term: string): { readonly positions: readonly number[] } {
   const { all } = inWindow(state, { top: state.ids.length, tail: 0 }, term);
   let entry = state.editsOnly.get(term);
   if (!entry) {
-    entry = { upTo: 0, positions: [], set: new Set() };
+    entry = { upTo: 0, positions: [] };
     state.editsOnly.set(term, entry);
   }
   for (; entry.upTo < all.length; entry.upTo += 1) {
     const at = all[entry.upTo]!;
-    if (foundInEditsOnly(state, state.byId.get(state.ids[at]!), term)) {
-      entry.positions.push(at);
-      entry.set.add(at);
-    }
+    if (foundInEditsOnly(state, state.byId.get(state.ids[at]!), term)) entry.positions.push(at);
   }
   return entry;
 }
