@@ -1,18 +1,24 @@
-// Checks that compare answers with each other (the same request twice, pages that must tile) judge each answer by
-// the versions rule first: answers read from versions apart are no finding; answers no version gives still are.
+// Checks that compare answers with each other (the same request twice, pages that must tile) have their findings
+// judged again by the versions rule, each answer alone: answers read from versions apart are no finding; answers no
+// version gives still are.
 import { describe, expect, it } from 'vitest';
 import { paginationConsistency } from '../../../src/contract/checks/pagination-consistency.ts';
 import { stableOrder } from '../../../src/contract/checks/stable-order.ts';
 import { defaultPageSize } from '../../../src/contract/checks/default-page-size.ts';
 import { emptySearchNoFilter } from '../../../src/contract/checks/empty-search-no-filter.ts';
 import { totalCountHeader } from '../../../src/contract/checks/total-count-header.ts';
-import type { Finding } from '../../../src/contract/types.ts';
+import type { CheckOutcome, Finding } from '../../../src/contract/types.ts';
+import { rejudged } from '../../../src/contract/versions/rejudge.ts';
 import { alertsContext } from '../moment/alerts-context.ts';
 
 type Json = Record<string, unknown>;
 const findingsOf = (outcome: unknown) =>
   (Array.isArray(outcome) ? outcome : ((outcome as { findings?: Finding[] }).findings ?? [])) as Finding[];
-const messages = (outcome: unknown) => findingsOf(outcome).map((f) => f.message);
+/** What a check's findings come to once judged again as the run judges them (see rejudged): their messages. */
+const messages = async (outcome: unknown) => {
+  const [judged] = await rejudged([{ failures: findingsOf(outcome) } as unknown as CheckOutcome]);
+  return judged!.failures.map((f) => f.message);
+};
 const plainPage = (page: number, size: number) => (records: readonly Json[]) => records.slice((page - 1) * size, page * size);
 
 describe('stable_order judges its two answers by the versions of the listing', () => {
@@ -29,7 +35,7 @@ describe('stable_order judges its two answers by the versions of the listing', (
     });
     grow.arrive = arrive;
     await context.listing();
-    expect(messages(await stableOrder.run(context))).toEqual([]);
+    expect(await messages(await stableOrder.run(context))).toEqual([]);
     expect(asked).toBeGreaterThanOrEqual(2);
   });
 
@@ -44,7 +50,7 @@ describe('stable_order judges its two answers by the versions of the listing', (
       },
     });
     await context.listing();
-    expect(messages(await stableOrder.run(context))).toContain('the same request gave different records or order');
+    expect(await messages(await stableOrder.run(context))).toContain('the same request gave different records or order');
   });
 });
 
@@ -57,7 +63,7 @@ describe('pagination_consistency judges the pages it compares by the versions of
     });
     grow.arrive = arrive;
     await context.listing();
-    expect(messages(await paginationConsistency.run(context))).toEqual([]);
+    expect(await messages(await paginationConsistency.run(context))).toEqual([]);
   });
 
   it('pages of size 2 after the first starting one alert early are still its error, whatever the versions', async () => {
@@ -68,7 +74,7 @@ describe('pagination_consistency judges the pages it compares by the versions of
       },
     });
     await context.listing();
-    expect(messages(await paginationConsistency.run(context))).toContain('pages 1-3 of size 2 differ from page 1 of size 6');
+    expect(await messages(await paginationConsistency.run(context))).toContain('pages 1-3 of size 2 differ from page 1 of size 6');
   });
 });
 
@@ -90,19 +96,19 @@ describe('the checks comparing a default page, an empty search and the count wit
 
   it('default_page_size: an alert arriving between the default page and page 1 of the default size is no finding', async () => {
     const context = await arrivingBefore(1, (url) => url.searchParams.get('pageSize') === '20');
-    expect(messages(await defaultPageSize.run(context))).toEqual([]);
+    expect(await messages(await defaultPageSize.run(context))).toEqual([]);
   });
 
   it('empty_search_no_filter: an alert arriving between the first page and the first page of search= is no finding', async () => {
     const context = await arrivingBefore(1, (url) => url.searchParams.get('search') === '');
-    expect(messages(await emptySearchNoFilter.run(context))).toEqual([]);
+    expect(await messages(await emptySearchNoFilter.run(context))).toEqual([]);
   });
 
   it('total_count_header: a count one higher than the listing as read, an alert having arrived since, is no finding; one too high still is', async () => {
     const context = await arrivingBefore(1, (url) => url.searchParams.get('pageSize') === '1');
-    expect(messages(await totalCountHeader.run(context))).toEqual([]);
+    expect(await messages(await totalCountHeader.run(context))).toEqual([]);
     const { context: off } = await alertsContext(undefined, { total: (count) => count + 1 });
     await off.listing();
-    expect(messages(await totalCountHeader.run(off))).toContain('X-Total-Count differs from the records enumerated');
+    expect(await messages(await totalCountHeader.run(off))).toContain('X-Total-Count differs from the records enumerated');
   });
 });
