@@ -45,7 +45,9 @@ export interface KindLimit {
  * else one slower than twice (and 20 ms more than) the kind's unloaded latency, or than 80% of `timeoutMs`,
  * lowers it by a quarter; else it rises by one, up to `most` — unless the kind never held that many and its
  * latency, grown by one more in flight, would pass 80% of `timeoutMs` (a target running one search at a time
- * would time the next out: the rise is not tried). Without `timeoutMs`, latency near it is no concern.
+ * would time the next out: the rise is not tried). Nor is it ever above what the kind held while that many,
+ * one after another at its unloaded latency, would pass that (a 6 s search goes one at a time from its second
+ * answer on, unless two at once held). Without `timeoutMs`, latency near it is no concern.
  *
  * @example
  * const searches = createKindLimit(2, 10_000);
@@ -71,6 +73,13 @@ export function createKindLimit(start: number, timeoutMs?: number): KindLimit {
       since += 1;
       const slow = queueing(latencyMs, unloadedMs);
       if (!failed && !slow) held = Math.max(held, inFlight);
+      // No more of a slow kind at once than it held, when that many one after another would near the timeout:
+      // a target running one at a time would time the second out, and a timeout costs a re-send alone.
+      const safe = unloadedMs === undefined ? limit : Math.max(1, held, Math.floor(near / unloadedMs));
+      if (limit > safe) {
+        [limit, since, worst] = [safe, 0, { level: 0, why: '', slowestMs: 0 }];
+        return { to: safe, why: `${kind} takes ${duration(unloadedMs!)} alone: more at once would near the timeout` };
+      }
       const slowestMs = Math.max(worst.slowestMs, latencyMs);
       const level = bounded ? 3 : 2;
       if (failed && worst.level < level) worst = { level, why: failure ?? 'a request failed', slowestMs };

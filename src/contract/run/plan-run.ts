@@ -24,7 +24,7 @@ export const PLAN_REQUESTS = {
  * With searches priced at what the target runs at once, a trimmed run against PostgreSQL ends at 80-95% of
  * --max-duration (docs/performance.md).
  */
-export const FILL = 0.85;
+export const FILL = 0.95;
 
 /** How much of the plan a run keeps: --examples, and the first requests of the covering set and special terms. */
 interface Breadth {
@@ -35,7 +35,7 @@ interface Breadth {
 
 /**
  * Times searches per listing (see timeSearches), estimates the rest of the run with each kind of request at
- * what the target runs at once (see planCost), and returns the plan: as asked when it fits 85% of the time
+ * what the target runs at once and the run's limit of that kind lets it (see planCost), and returns the plan: as asked when it fits 95% of the time
  * left; else --examples trimmed to the most that fit (at least 1); else, with 1 example, the covering set and the
  * special terms trimmed together to the most that fit, down to every class of each once; with why.
  *
@@ -44,11 +44,16 @@ interface Breadth {
  * if (plan.why) console.log(plan.why); // examples 50 -> 1, covering set 112 -> 40, special terms 50 -> 18: ...
  */
 export async function planRun(scope: RunScope, runs: readonly OperationRun[], elapsedMs: () => number): Promise<RunPlan> {
-  const timed = await timeSearches(runs, scope.settings.seed);
   // The timing is the run's time too: what is left is counted after it.
+  const measured = await timeSearches(runs, scope.settings.seed, scope.options.timeoutMs);
   const spentMs = elapsedMs();
   const limit = scope.client.limit;
   const kindOf = requestKind(runs.map(({ operation }) => operation));
+  // No more at once than the limit of searches holds after the timing: what the run will send at once.
+  const timed = measured.map((search, i) => {
+    const held = limit?.current(kindOf(runs[i]!.operation.path, { [runs[i]!.context.parameters.search.name]: 'x' }));
+    return { ...search, atOnce: Math.max(1, Math.min(search.atOnce, held ?? search.atOnce)) };
+  });
   const pages = runs.map(({ operation }) => {
     const kind = kindOf(operation.path, {});
     return { ms: limit?.unloaded().get(kind) ?? 0, atOnce: Math.max(1, limit?.current(kind) ?? 1) };

@@ -116,6 +116,16 @@ describe('the limit of requests in flight, learned from the target', () => {
     expect(timeouts).toBeLessThanOrEqual(2);
   });
 
+  it('sends searches of over 40% of the timeout alone one at a time from their second answer on: two would near it', () => {
+    const limit = createConcurrencyLimit(8, { timeoutMs: 10_000 });
+    for (const latencyMs of [6_900, 6_600]) limit.sample({ kind: 'search', latencyMs, inFlight: 1, failed: false });
+    expect(limit.current('search')).toBe(1);
+    // Searches of 3 s: two one after another stay under 8 s, and three at once of a target running them one at a
+    // time would too: the window of two held, so the limit rises.
+    for (const latencyMs of [3_100, 3_000]) limit.sample({ kind: 'short search', latencyMs, inFlight: 1, failed: false });
+    expect(limit.current('short search')).toBe(3);
+  });
+
   it('a kind is never above all kinds together: a 429 pins every kind to one', () => {
     const limit = createConcurrencyLimit(8);
     answer(limit, 100, 'page', () => 30);
