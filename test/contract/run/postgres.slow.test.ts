@@ -169,14 +169,13 @@ const large = process.env.TEMPMON_PG_LARGE === '1';
 if (bin && !large) console.warn('\nSKIPPED: the kit against PostgreSQL with 200,000 alerts (minutes): set TEMPMON_PG_LARGE=1 to run it.\n');
 
 describe.skipIf(!bin || !large)(
-  'the kit against PostgreSQL with 200,000 alerts (fewer where a search alone takes over 5 s here) and no search index',
+  'the kit against PostgreSQL with 200,000 alerts (fewer where a search alone takes over 7 s here) and no search index',
   () => {
     const run = pgSuite(
       () => generateDataset(spec.document, { seed: 1, counts: { alerts: 200_000 } }) as Record<string, Record<string, unknown>[]>,
-      // A search of seconds alone (about 4 s), well inside the default --timeout of 10 s even under the run's own
-      // load. Issue 49's band of 5-7 s needs its item 6 first (a plan that ends within its budget): at 5.9 s the
-      // plan ran past the 300 s and left three explorations unjudged in CI.
-      { searchMs: { low: 3_500, high: 5_000 } },
+      // A search of 5-7 s alone (issue 49): two of them at once already near the default --timeout of 10 s, so
+      // the run holds searches to what PostgreSQL runs at once and plans for it.
+      { searchMs: { low: 5_000, high: 7_000 } },
     );
 
     /** The findings resting on a request that timed out or lost its connection under load and was not tried alone. */
@@ -185,17 +184,36 @@ describe.skipIf(!bin || !large)(
         .flatMap((o) => o.failures)
         .filter(({ exchange }) => exchange?.error && !exchange.firstUnderLoad && (exchange.inFlight ?? 1) > 1);
 
-    it('with the guard a team adds (a term longer than any value matches nothing), a default run is conformant within the default --max-duration', async () => {
+    it('with the guard a team adds (a term longer than any value matches nothing), a default run is conformant within the default --max-duration, and uses 80% of it or more when its plan trims', async () => {
       const { report, result } = await run('conformant', [], { guard: true });
+      console.info(`PostgreSQL, the large alerts table (its size above), guarded: ${closingNote(report, result)}`);
       expect(report.verdict, result.stdout.slice(-5000)).toBe('conformant');
       expect(result.seconds).toBeLessThan(300);
-      expect(underLoadOnly(report)).toEqual([]);
-      const limits = result.stdout.split('\n').find((l) => l.startsWith('timing: '));
-      console.info(
-        `PostgreSQL, the large alerts table (its size above), guarded: conformant in ${result.seconds.toFixed(0)} s, ${report.summary.requests} requests, ` +
-          `peak RSS ${result.peakRssMb === undefined ? '?' : Math.round(result.peakRssMb)} MB; ${report.plan?.why ?? 'nothing trimmed'}; ${limits}`,
+      const trimmed = (['examples', 'covering', 'specialTerms'] as const).some(
+        (part) => report.plan && report.plan[part].used < report.plan[part].asked,
       );
+      if (trimmed) expect(result.seconds, 'a trimmed plan uses 80% of --max-duration or more').toBeGreaterThanOrEqual(0.8 * 300);
+      expect(underLoadOnly(report)).toEqual([]);
     }, 360_000);
+
+    /** What a run used and covered: time, plan, pairs, timeouts and re-sends, the limits of each kind. */
+    const closingNote = (
+      report: ContractReport,
+      result: { readonly seconds: number; readonly stdout: string; readonly peakRssMb?: number },
+    ) => {
+      const timing = report.timing;
+      const timeouts = timing?.kinds.reduce((n, k) => n + k.failed, 0) ?? 0;
+      const again = timing?.sentAgainAlone;
+      const pairs = (report.coverage ?? []).map((c) => `${c.operationId} ${c.pairs?.covered ?? '?'}/${c.pairs?.total ?? '?'}`).join(', ');
+      const kinds = timing?.kinds
+        .map((k) => `${k.kind} limit ${k.limit?.lowest}-${k.limit?.highest}, alone p50 ${k.alone?.p50Ms ?? '-'} ms`)
+        .join('; ');
+      return (
+        `${report.verdict} in ${result.seconds.toFixed(0)} s of 300, ${report.summary.requests} requests, peak RSS ${result.peakRssMb === undefined ? '?' : Math.round(result.peakRssMb)} MB; ` +
+        `plan: ${report.plan?.why ?? 'nothing trimmed'} (estimate ${Math.round((report.plan?.estimateMs ?? 0) / 1000)} s); pairs ${pairs}; ` +
+        `${timeouts} timed out or reset, sent again alone ${again?.answered ?? 0} answered, ${again?.failedAlone ?? 0} failed, ${again?.notSent ?? 0} not sent; ${kinds}`
+      );
+    };
 
     it('without the guard, every finding is true: none rests on a timeout the request does not show alone', async () => {
       const { report, result } = await run('conformant');
@@ -205,9 +223,7 @@ describe.skipIf(!bin || !large)(
         if (failure.severity === 'error')
           expect(failure.exchange?.firstUnderLoad ?? failure.exchange?.inFlight === 1, failure.message).toBeTruthy();
       const found = report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.check}: ${o.failures[0]?.message}`);
-      console.info(
-        `PostgreSQL, the large alerts table (its size above), no guard: ${result.stdout.trimEnd().split('\n').at(-1)} in ${result.seconds.toFixed(0)} s; ${found.join('; ')}`,
-      );
+      console.info(`PostgreSQL, the large alerts table (its size above), no guard: ${closingNote(report, result)}; ${found.join('; ')}`);
     }, 360_000);
   },
 );
