@@ -41,8 +41,8 @@ export interface KindLimit {
 }
 
 /**
- * Creates a limit (of one kind of request, or of all together), starting at `start`: a window with a timeout, reset or 502/503/504 halves it;
- * else one slower than twice (and 20 ms more than) the kind's unloaded latency, or than 80% of `timeoutMs`,
+ * Creates a limit (of one kind of request, or of all together), starting at `start`: a window with a timeout,
+ * reset or 502/503/504 halves it; else one slower than twice (and 20 ms more than) the kind's unloaded latency, or than 80% of `timeoutMs`,
  * lowers it by a quarter; else it rises by one, up to `most` — unless the kind never held that many and its
  * latency, grown by one more in flight, would pass 80% of `timeoutMs` (a target running one search at a time
  * would time the next out: the rise is not tried). Nor is it ever above what the kind held while that many,
