@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { coveringCosts } from '../../../src/contract/material/covering-set.ts';
 import { hazardProbes } from '../../../src/contract/material/hazard-terms.ts';
 import { noMatchTerm } from '../../../src/contract/material/search-term.ts';
-import { FILL, PLAN_REQUESTS, planCost, planRun } from '../../../src/contract/run/plan-run.ts';
+import { FILL, PARALLEL_GAIN_COUNTED, PLAN_REQUESTS, planCost, planRun } from '../../../src/contract/run/plan-run.ts';
 import { SENT_ALONE_CAP } from '../../../src/contract/client/send-alone.ts';
 import { listingParameters } from '../../../src/spec/listing-parameters.ts';
 import type { OperationRun } from '../../../src/contract/run/operation-runs.ts';
@@ -11,7 +11,7 @@ import type { Exchange } from '../../../src/contract/types.ts';
 import { defaultApp, LISTINGS, runInProcess } from '../../helpers.ts';
 
 /**
- * Two listings whose timed searches take `searchMs` and `secondMs` alone and `pairMs` two at once (by default as
+ * Two listings whose timed searches take `searchMs` (the short term) and `secondMs` (the long one) alone and `pairMs` two at once (by default as
  * long: a target running two at once), a plain page 35 ms with 2 at once; `sent` gets each query.
  */
 function target(searchMs: number, sent: Record<string, string>[] = [], pairMs = searchMs, secondMs = searchMs) {
@@ -22,7 +22,7 @@ function target(searchMs: number, sent: Record<string, string>[] = [], pairMs = 
       send: async (query: Record<string, string>) => {
         sent.push(query);
         const alone = new Map([
-          [noMatchTerm(42, 7), searchMs],
+          [noMatchTerm(42, 7, 4), searchMs],
           [noMatchTerm(42, 10), secondMs],
         ]);
         const durationMs = alone.get(query.search!) ?? pairMs;
@@ -57,10 +57,12 @@ const planned = (examples: number, { covering: k = ALL.covering, specialTerms = 
   page: PLAN_REQUESTS.page.fixed + PLAN_REQUESTS.page.perExample * examples + covering.prefixes[k]!.pages,
 });
 
-/** The estimate the plan makes at these latencies, both listings: searches and pages 2 at once by default. */
-const estimate = (examples: number, searchMs: number, breadth: { covering?: number; specialTerms?: number } = {}, atOnce = 2) =>
-  2 * ((planned(examples, breadth).search * searchMs) / atOnce + (planned(examples, breadth).page * 35) / 2);
-/** The time the estimate may fill: 95% of what is left after the run's first second. */
+/** Searches priced at what two at once measured: half their gain over one after the other. */
+const priced = (measured: number) => 1 + (measured - 1) * PARALLEL_GAIN_COUNTED;
+/** The estimate the plan makes at these latencies, both listings: searches `measured` and pages 2 at once by default. */
+const estimate = (examples: number, searchMs: number, breadth: { covering?: number; specialTerms?: number } = {}, measured = 2) =>
+  2 * ((planned(examples, breadth).search * searchMs) / priced(measured) + (planned(examples, breadth).page * 35) / 2);
+/** The time the estimate may fill: FILL of what is left after the run's first second. */
 const ROOM = FILL * 299_000;
 const elapsed = () => 1_000;
 
@@ -77,21 +79,26 @@ describe('a run planned to fit --max-duration', () => {
     });
     expect(sent).toHaveLength(8);
     expect(new Set(sent.map((q) => q.search)).size).toBe(4);
-    expect(sent[0]!.search).toMatch(/^zq[b-df-hj-np-tv-xz0-9]{24}$/);
+    // Alone, a short term then a long one, per listing side by side.
+    expect(sent.slice(0, 2).map((q) => q.search)).toEqual([
+      expect.stringMatching(/^zq[b-df-hj-np-tv-xz0-9]{4}$/),
+      expect.stringMatching(/^zq[b-df-hj-np-tv-xz0-9]{4}$/),
+    ]);
+    expect(sent[2]!.search).toMatch(/^zq[b-df-hj-np-tv-xz0-9]{24}$/);
   });
 
-  it('trims the examples to the most that fit 95% of the time left, and says why', async () => {
-    const { runs, scope } = target(1_300);
+  it('trims the examples to the most that fit FILL (90%) of the time left, and says why', async () => {
+    const { runs, scope } = target(900);
     const plan = await planRun(scope, runs, elapsed);
-    const fits = Array.from({ length: 50 }, (_, i) => 50 - i).find((e) => estimate(e, 1_300) <= ROOM)!;
+    const fits = Array.from({ length: 50 }, (_, i) => 50 - i).find((e) => estimate(e, 900) <= ROOM)!;
     expect(fits).toBeGreaterThan(1);
     expect(fits).toBeLessThan(50);
     expect(plan).toMatchObject({
       examples: { asked: 50, used: fits },
       covering: { asked: ALL.covering, used: ALL.covering },
       specialTerms: { asked: ALL.specialTerms, used: ALL.specialTerms },
-      estimateMs: Math.round(estimate(fits, 1_300)),
-      why: `examples 50 -> ${fits}: a search takes 1.3 s, 2.0 at once here`,
+      estimateMs: Math.round(estimate(fits, 900)),
+      why: `examples 50 -> ${fits}: a search takes 0.9 s, 1.5 at once here`,
     });
   });
 
@@ -109,7 +116,7 @@ describe('a run planned to fit --max-duration', () => {
     expect(estimate(1, 3_600, breadth(k.used))).toBeLessThanOrEqual(ROOM);
     expect(estimate(1, 3_600, breadth(k.used + 1))).toBeGreaterThan(ROOM);
     expect(plan.why).toBe(
-      `examples 50 -> 1, covering set ${k.asked} -> ${k.used}, special terms ${s.asked} -> ${s.used}: a search takes 3.6 s, 2.0 at once here`,
+      `examples 50 -> 1, covering set ${k.asked} -> ${k.used}, special terms ${s.asked} -> ${s.used}: a search takes 3.6 s, 1.5 at once here`,
     );
   });
 
@@ -125,10 +132,10 @@ describe('a run planned to fit --max-duration', () => {
     );
   });
 
-  it('prices searches at what the target runs at once: two at once in 1.5 times one alone is 1.3 at once, a third cheaper', async () => {
+  it('prices searches at half what two at once gained: two at once in 1.5 times one alone is 1.3 at once measured, 1.2 priced', async () => {
     const { runs, scope } = target(3_000, [], 4_500);
     const plan = await planRun(scope, runs, elapsed);
-    expect(plan.why).toMatch(/a search takes 3\.0 s, 1\.3 at once here$/);
+    expect(plan.why).toMatch(/a search takes 3\.0 s, 1\.2 at once here$/);
     expect(plan.estimateMs).toBeLessThanOrEqual(ROOM);
     expect(plan.estimateMs).toBe(
       Math.round(
@@ -153,7 +160,13 @@ describe('a run planned to fit --max-duration', () => {
     expect(plan.estimateMs).toBe(Math.round(estimate(1, 3_600, breadth, 1)));
   });
 
-  it('counts the faster of the two searches timed alone: one slow reading (a busy moment) does not trim the run', async () => {
+  it('prices a search at the mean of a short term and a long one timed alone', async () => {
+    // Two at once took twice the price each: one at a time.
+    const plan = await planRun(target(1_000, [], 4_000, 3_000).scope, target(1_000, [], 4_000, 3_000).runs, elapsed);
+    expect(plan.why).toMatch(/a search takes 2\.0 s, 1\.0 at once here$/);
+  });
+
+  it('takes a short term slower than the long one for a busy moment: the long one prices both, and the run is not trimmed for it', async () => {
     const busy = await planRun(target(3_600, [], 3_600, 1_200).scope, target(3_600, [], 3_600, 1_200).runs, elapsed);
     const quiet = await planRun(target(1_200, [], 3_600).scope, target(1_200, [], 3_600).runs, elapsed);
     expect(busy).toEqual(quiet);
