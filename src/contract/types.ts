@@ -182,8 +182,6 @@ export interface ListingAnswers {
 
 /** A change of the limit, and why. */
 export interface LimitChange {
-  /** The kind of request whose limit changed; none: all kinds together (a 429). */
-  readonly kind?: string;
   readonly from: number;
   readonly to: number;
   readonly why: string;
@@ -207,8 +205,6 @@ export interface KindTiming {
   readonly failed: number;
   /** Requests answered 502, 503 or 504 (load shed), when any were. */
   readonly shed?: number;
-  /** The kind's own limit of requests in flight (within the run's): the lowest and highest it took, and its last. */
-  readonly limit?: { readonly lowest: number; readonly highest: number; readonly end: number };
 }
 
 /** The run's timing section (console and JSON). */

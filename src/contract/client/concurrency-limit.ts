@@ -1,9 +1,8 @@
-// How many requests may be in flight, learned from the target: the ceiling is --concurrency, and under it each
-// kind of request (a plain page, a page far in, a search) has a limit of its own, learned from its own latency,
-// timeouts and sheds (see kind-limit.ts): seconds-long searches stay near what the target runs at once while
-// pages of milliseconds go wide. A 429 and a gateway shedding load bound all kinds together.
+// How many requests may be in flight, learned from the target: the ceiling is --concurrency, the start is low,
+// and the limit follows latency per kind of request (a plain page, a page far in, a search), as Envoy's adaptive
+// concurrency and Netflix's Vegas limiter do: latency well above what the kind takes unloaded is queueing.
 import type { LimitChange } from '../types.ts';
-import { createKindLimit, type KindLimit } from './kind-limit.ts';
+import { duration } from '../../shared/duration.ts';
 
 export type { LimitChange } from '../types.ts';
 
@@ -12,10 +11,8 @@ export interface LimitSample {
   /** The kind of request (see HttpClientOptions.requestKind): kinds differ by 50x on real backends. */
   readonly kind: string;
   readonly latencyMs: number;
-  /** Requests in flight when it started, of all kinds, itself included. */
+  /** Requests in flight when it started, itself included. */
   readonly inFlight: number;
-  /** Requests of its kind in flight when it started, itself included (default `inFlight`). */
-  readonly kindInFlight?: number;
   /** It timed out, its connection was reset, or it got a 502/503/504: the target is overloaded, or worse. */
   readonly failed: boolean;
   /** It got a 502/503/504: load shed with `inFlight` in flight, so the limit stays below that from then on. */
@@ -31,10 +28,8 @@ export interface ConcurrencyLimit {
    * limit below its load.
    */
   notShed(inFlight: number): void;
-  /** The requests that may be in flight now: of `kind` when given (never more than of all kinds), else of all kinds. */
-  current(kind?: string): number;
-  /** Each kind's limit now. */
-  kinds(): ReadonlyMap<string, number>;
+  /** Requests that may be in flight now. */
+  current(): number;
   /** Whether `latencyMs` is well above what `kind` takes unloaded (false while that is not known): queueing. */
   queueing(kind: string, latencyMs: number): boolean;
   /** Learns from a request's end. */
@@ -43,56 +38,55 @@ export interface ConcurrencyLimit {
   pin(limit: number, why: string): void;
   /** The latency each kind takes unloaded (at most 2 in flight), in ms. */
   unloaded(): ReadonlyMap<string, number>;
-  /** The changes of the limit of all kinds so far, oldest first (the first {@link KEPT_CHANGES}; `changeCount` counts them all). */
+  /** The changes so far, oldest first (the first {@link KEPT_CHANGES}; `changeCount` counts them all). */
   readonly changes: readonly LimitChange[];
   changeCount(): number;
 }
 
 const KEPT_CHANGES = 50;
+/** Latency above `TOLERANCE` times the kind's unloaded latency, and `SLACK_MS` more, is queueing. */
+const TOLERANCE = 2;
+const SLACK_MS = 20;
 /** At most this many in flight, a request's latency is its unloaded latency. */
 export const ALONE_IN_FLIGHT = 2;
-/** Where each kind's limit starts. */
-const START = 2;
 
 /**
- * Creates a limit of all kinds together and one of each kind, each starting at 2 (or the ceiling, if lower) and
- * moving as {@link createKindLimit} says: all together judged by each request's latency against its own kind's
- * unloaded latency (so a 502/503/504, a timeout or queueing of any kind lowers them), and each kind by its own
- * requests also against 80% of `timeoutMs` (the client's --timeout), a kind never above all together. A
- * 502/503/504 with n in flight keeps all kinds together below n from then on (a gateway shedding load past a
- * limit of its own), and a 429 pins them to one request. A target far away whose latency does not grow with
- * load keeps every kind at the ceiling.
+ * Creates a limit that starts at 2 (or the ceiling, if lower) and is judged once per window of as many requests
+ * as the limit (so a burst of slow answers to requests sent before a change counts once): a timeout, a reset or a
+ * 502/503/504 in the window halves it (and a 502/503/504 with n in flight keeps it below n from then on: a gateway
+ * shedding load past a limit of its own); else a request slower than twice (and 20 ms more than) its kind's unloaded latency
+ * lowers it by a quarter; else it rises by one, up to the ceiling. A target far away whose latency does not
+ * grow with load keeps the run at the ceiling.
  *
  * @example
- * const limit = createConcurrencyLimit(8, { timeoutMs: 10_000 });
+ * const limit = createConcurrencyLimit(8);
  * limit.sample({ kind: '/alert search', latencyMs: 1800, inFlight: 1, failed: false });
  */
-export function createConcurrencyLimit(ceiling: number, { timeoutMs }: { readonly timeoutMs?: number } = {}): ConcurrencyLimit {
+export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   const top = Math.max(1, Math.floor(ceiling));
   /** The requests in flight at each 502/503/504 that came at a new low: the limit stays below the fewest. */
   const sheds: number[] = [];
   const most = () => Math.min(top, ...sheds.map((n) => n - 1));
+  let limit = Math.min(2, top);
   let pinned = false;
-  const all = createKindLimit(Math.min(START, top));
-  const limits = new Map<string, KindLimit>();
-  const limitOf = (kind: string) => {
-    const known = limits.get(kind) ?? createKindLimit(Math.min(START, top), timeoutMs);
-    limits.set(kind, known);
-    return known;
-  };
-  const ofKind = (kind: string) => Math.min(all.current(), limits.get(kind)?.current() ?? Math.min(START, top));
+  /** Samples since the last change: a window is as many as the limit. */
+  let since = 0;
   const unloaded = new Map<string, number>();
   const changes: LimitChange[] = [];
   let changeCount = 0;
-  const record = (change: LimitChange) => {
+  /** The worst the current window saw: 3 load shed at a new low, 2 a timeout, reset or 502/503/504, 1 queueing, 0 nothing. */
+  let worst = { level: 0, why: '' };
+  const change = (to: number, why: string) => {
+    if (to === limit) return;
     changeCount += 1;
-    if (changes.length < KEPT_CHANGES) changes.push(change);
+    if (changes.length < KEPT_CHANGES) changes.push({ from: limit, to, why });
+    limit = to;
   };
+  const queueing = (base: number | undefined, latencyMs: number) => base !== undefined && latencyMs > base * TOLERANCE + SLACK_MS;
   return {
     ceiling: top,
-    current: (kind) => (kind === undefined ? all.current() : ofKind(kind)),
-    kinds: () => new Map([...limits.keys()].map((kind) => [kind, ofKind(kind)])),
-    queueing: (kind, latencyMs) => all.queueing(latencyMs, unloaded.get(kind)),
+    current: () => limit,
+    queueing: (kind, latencyMs) => queueing(unloaded.get(kind), latencyMs),
     unloaded: () => unloaded,
     changes,
     changeCount: () => changeCount,
@@ -102,25 +96,29 @@ export function createConcurrencyLimit(ceiling: number, { timeoutMs }: { readonl
       if (Number.isFinite(own)) sheds.splice(sheds.indexOf(own), 1);
     },
     pin(to, why) {
-      const from = all.current();
-      all.pin(Math.max(1, Math.min(top, to)));
-      if (all.current() !== from) record({ from, to: all.current(), why });
+      change(Math.max(1, Math.min(top, to)), why);
       pinned = true;
     },
-    sample({ kind, latencyMs, inFlight, kindInFlight = inFlight, failed, shed }) {
+    sample({ kind, latencyMs, inFlight, failed, shed }) {
       if (pinned) return;
-      let failure = `a request ${shed ? 'got a 502/503/504' : 'timed out or was reset'} with ${inFlight} in flight`;
-      const bounded = shed === true && inFlight > 1 && inFlight <= most();
-      if (bounded) {
-        failure = `a 502/503/504 with ${inFlight} in flight: at most ${inFlight - 1} from then on`;
+      since += 1;
+      if (shed && inFlight > 1 && inFlight <= most()) {
+        worst = { level: 3, why: `a 502/503/504 with ${inFlight} in flight: at most ${inFlight - 1} from then on` };
         sheds.push(inFlight);
       }
       const base = unloaded.get(kind);
       if (!failed && inFlight <= ALONE_IN_FLIGHT && (base === undefined || latencyMs < base)) unloaded.set(kind, latencyMs);
-      const from = all.current();
-      const moved = all.sample({ kind, latencyMs, inFlight, unloadedMs: base, failed, failure, bounded }, most());
-      if (moved) record({ from, to: moved.to, why: moved.why });
-      limitOf(kind).sample({ kind, latencyMs, inFlight: kindInFlight, unloadedMs: base, failed, failure, bounded }, all.current());
+      if (failed && worst.level < 2)
+        worst = { level: 2, why: `a request ${shed ? 'got a 502/503/504' : 'timed out or was reset'} with ${inFlight} in flight` };
+      else if (base !== undefined && queueing(base, latencyMs) && worst.level < 1)
+        worst = { level: 1, why: `${kind} took ${duration(latencyMs)} with ${inFlight} in flight, ${duration(base)} alone` };
+      if (since < limit) return;
+      const seen = worst;
+      worst = { level: 0, why: '' };
+      since = 0;
+      if (seen.level >= 2) change(Math.max(1, Math.min(most(), Math.floor(limit / 2))), seen.why);
+      else if (seen.level === 1) change(Math.max(1, Math.floor((limit * 3) / 4)), seen.why);
+      else if (limit < most()) change(limit + 1, 'latency held');
     },
   };
 }

@@ -170,7 +170,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const firsts = scheduler.together(
         made.map((m) => () => m.attempt(0)),
         asks[0]?.options?.priority,
-        made.map((m) => m.kind),
       );
       return made.map((m, i) =>
         deliver(
@@ -192,7 +191,7 @@ function sendingOf(options: HttpClientOptions): Sending {
     headerValues: Object.values(options.headers ?? {}),
   };
   const stats = { sent: 0, retried: 0, cut: 0 };
-  const limit = createConcurrencyLimit(options.concurrency ?? 1, { timeoutMs: options.timeoutMs });
+  const limit = createConcurrencyLimit(options.concurrency ?? 1);
   const scheduler = createScheduler({ ...options, limit });
   const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
@@ -248,23 +247,18 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
   const kind = sending.options.requestKind?.(ask.path, ask.query) ?? ask.path;
   const self: Made = {
     ...made,
-    kind,
     startedDateTime: '',
     startedAt: 0,
     inFlight: 1,
     async attempt(tries, mayRetry = tries < sending.maxRetries) {
       if (tries > 0) sending.stats.retried += 1;
       self.startedDateTime = new Date().toISOString();
-      const [started, inFlight, kindInFlight] = [
-        performance.now(),
-        sending.scheduler.inFlight(),
-        Math.max(1, sending.scheduler.inFlight(kind)),
-      ];
+      const [started, inFlight] = [performance.now(), sending.scheduler.inFlight()];
       self.startedAt = started;
       const result = await via({ ...made, mayRetry });
       const [latencyMs, failed, shedding] = [performance.now() - started, overloaded(result), shed(result)];
       self.inFlight = Math.max(inFlight, sending.scheduler.inFlight());
-      sending.limit.sample({ kind, latencyMs, inFlight, kindInFlight, failed, shed: shedding });
+      sending.limit.sample({ kind, latencyMs, inFlight, failed, shed: shedding });
       // The deadline's aborts are the kit's doing: no figure.
       if (!('error' in result && result.error === DEADLINE_REACHED))
         sending.timing.sample(kind, latencyMs, inFlight, shedding ? 'shed' : failed ? 'failed' : 'answered');
@@ -293,7 +287,7 @@ async function deliver(
   const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
   const head = { operationId, request: made.recorded, ...alone };
   for (let tries = 0; ; tries += 1) {
-    const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority, made.kind);
+    const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority);
     const startedDateTime = made.startedDateTime;
     if (!result)
       return { operationId, request: made.recorded, error: DEADLINE_REACHED, ...alone, ...(startedDateTime ? { startedDateTime } : {}) };
@@ -319,8 +313,6 @@ async function deliver(
 
 /** A request made: as sent and as recorded, its attempt, when its last attempt started and the most in flight meanwhile. */
 type Made = ReturnType<typeof makeRequest> & {
-  /** Its kind of request (see HttpClientOptions.requestKind). */
-  readonly kind: string;
   startedDateTime: string;
   /** performance.now() when its last attempt started. */
   startedAt: number;

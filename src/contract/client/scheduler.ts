@@ -6,17 +6,13 @@ import { sleep } from './sleep.ts';
 
 /** Lets requests go in their turn. */
 export interface Scheduler {
-  /**
-   * Runs `send` in its turn, within the limit of its `kind` of request when given; undefined when the deadline
-   * passed first.
-   */
-  inTurn<T>(send: () => Promise<T>, priority?: number, kind?: string): Promise<T | undefined>;
+  /** Runs `send` in its turn; undefined when the deadline passed first. */
+  inTurn<T>(send: () => Promise<T>, priority?: number): Promise<T | undefined>;
   /**
    * Runs `sends` as one group in one turn, let through whole: once the group's turn comes, each starts as soon
-   * as the rate allows, none waiting for a slot of its own; undefined for those the deadline stopped. `kinds`,
-   * when given, are the members' kinds of request: the group's turn comes when each kind's share fits.
+   * as the rate allows, none waiting for a slot of its own; undefined for those the deadline stopped.
    */
-  together<T>(sends: readonly (() => Promise<T>)[], priority?: number, kinds?: readonly (string | undefined)[]): Promise<(T | undefined)[]>;
+  together<T>(sends: readonly (() => Promise<T>)[], priority?: number): Promise<(T | undefined)[]>;
   /**
    * Runs `run` with nothing else in flight: it goes before anything queued, once every request in flight has
    * ended, and nothing else starts until it ends. `run` sends its requests (any number, one at a time), each
@@ -25,8 +21,8 @@ export interface Scheduler {
   alone<T>(run: (mayGo: () => Promise<boolean>) => Promise<T>): Promise<T | undefined>;
   /** After a 429: one request in flight from now on, and none starts before `waitMs` has passed. */
   backOff(waitMs: number): void;
-  /** Requests in flight now: of `kind` when given, else of all kinds. */
-  inFlight(kind?: string): number;
+  /** Requests in flight now. */
+  inFlight(): number;
 }
 
 /** What a scheduler keeps to. */
@@ -44,17 +40,13 @@ interface Unit {
   /** Starts only with nothing in flight, and holds every slot while it runs; its requests wait for their turns (mayGo). */
   readonly alone?: boolean;
   readonly members: readonly (() => Promise<void>)[];
-  /** Each member's kind of request, when known: it counts against that kind's limit too. */
-  readonly kinds: readonly (string | undefined)[];
   /** Members started so far. */
   started: number;
 }
 
 /**
- * Creates the scheduler of one client: at most `concurrency` requests in flight (1 from the first 429 on), or
- * the limit's total and, of each kind of request, that kind's limit; the highest priority first and, within one
- * priority, in the order they were queued, except that a unit whose kind is at its limit lets the units behind
- * it of other kinds pass. A group starts whole: it
+ * Creates the scheduler of one client: at most `concurrency` requests in flight (1 from the first 429 on), the
+ * highest priority first and, within one priority, in the order they were queued. A group starts whole: it
  * waits until all its members can be in flight at once (a group larger than the limit, until nothing else is),
  * and nothing else starts before all its members have.
  *
@@ -64,9 +56,8 @@ interface Unit {
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
   let fixed = Math.max(1, options.concurrency ?? 1);
-  // Of all kinds together without a kind; of that kind with one.
-  const limitOf = (kind?: string) => (options.limit ? options.limit.current(kind) : fixed);
-  const counts = inFlightCounts();
+  const limitNow = () => (options.limit ? options.limit.current() : fixed);
+  let inFlight = 0;
   const queue: Unit[] = [];
   /** The group whose members are starting: it goes on before any other unit. */
   let starting: Unit | undefined;
@@ -75,106 +66,57 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   // After a 429: no request starts before this (performance.now() time), whichever request got it.
   const hold = { until: 0 };
   const mayStart = starter(pacer(options.rate, options.signal), hold, options.signal);
-  /** Starts what may start now: the starting group's next members, else the next unit that fits. */
+  /** Starts what may start now: the starting group's next members, else the head of the queue when it fits. */
   const pump = () => {
     for (;;) {
       if (aloneRunning) return;
-      const total = limitOf();
+      const limit = limitNow();
       if (!starting) {
-        const at = nextUnit(queue, total, counts.of(), counts.of, limitOf);
-        const head = queue[at];
-        if (!head) return;
+        const head = queue[0];
+        if (!head || inFlight + Math.min(head.members.length, limit) > limit) return;
         if (head.alone) {
-          if (counts.of() === 0) run(queue.splice(at, 1)[0]!.members[0]!, true, undefined);
+          if (inFlight === 0) run(queue.shift()!.members[0]!, true);
           return;
         }
-        starting = queue.splice(at, 1)[0];
+        starting = queue.shift();
       }
-      if (counts.of() >= total) return;
+      if (inFlight >= limit) return;
       const unit = starting!;
-      const [member, kind] = [unit.members[unit.started]!, unit.kinds[unit.started]];
+      const member = unit.members[unit.started]!;
       unit.started += 1;
       if (unit.started === unit.members.length) starting = undefined;
-      run(member, false, kind);
+      run(member, false);
     }
   };
   /** Starts `member`, holding every slot while it runs when `alone`. */
-  const run = (member: () => Promise<void>, alone: boolean, kind: string | undefined) => {
-    counts.add(kind, 1);
+  const run = (member: () => Promise<void>, alone: boolean) => {
+    inFlight += 1;
     aloneRunning = alone;
     void member().finally(() => {
-      counts.add(kind, -1);
+      inFlight -= 1;
       aloneRunning = false;
       pump();
     });
   };
   /** Queues `sends` as one unit; each resolves with its answer, or undefined when the deadline passed first. */
-  const enqueue = <T>(
-    sends: readonly (() => Promise<T>)[],
-    priority: number,
-    kinds: readonly (string | undefined)[] = [],
-    alone = false,
-  ): Promise<T | undefined>[] => {
+  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false): Promise<T | undefined>[] => {
     if (sends.length === 0) return [];
     const made = sends.map((send) => deferred(async () => (alone || (await mayStart()) ? send() : undefined)));
-    insert(queue, { priority, members: made.map((m) => m.start), kinds: sends.map((_, i) => kinds[i]), started: 0, alone });
+    const at = queue.findIndex((unit) => unit.priority < priority);
+    queue.splice(at < 0 ? queue.length : at, 0, { priority, members: made.map((m) => m.start), started: 0, alone });
     pump();
     return made.map((m) => m.answer);
   };
   return {
-    inFlight: counts.of,
+    inFlight: () => inFlight,
     backOff(waitMs) {
       if (options.limit) options.limit.pin(1, 'a 429 (Too Many Requests): one request in flight from then on');
       fixed = 1;
       hold.until = Math.max(hold.until, performance.now() + waitMs);
     },
-    inTurn: (send, priority = 0, kind) => enqueue([send], priority, [kind])[0]!,
-    together: (sends, priority = 0, kinds) => Promise.all(enqueue(sends, priority, kinds)),
-    alone: (run) => enqueue([() => run(mayStart)], Number.POSITIVE_INFINITY, [], true)[0]!,
-  };
-}
-
-/**
- * The index of the unit to start next (-1: none may start now): the first in the queue, skipping those whose
- * kinds of request are at their own limits (a search held at its limit does not hold up the pages behind it;
- * within a kind, the order stays), and none when that one does not fit all kinds' limit `total` (a group
- * larger than a limit waits until nothing else is in flight).
- */
-function nextUnit(
-  queue: readonly Unit[],
-  total: number,
-  inFlight: number,
-  ofKind: (kind: string) => number,
-  limitOf: (kind: string) => number,
-): number {
-  const held = new Set<string>();
-  for (const [i, unit] of queue.entries()) {
-    if (unit.alone) return i;
-    const counts = new Map<string, number>();
-    for (const kind of unit.kinds) if (kind !== undefined) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-    const full = [...counts].filter(([kind, n]) => held.has(kind) || ofKind(kind) + Math.min(n, limitOf(kind)) > limitOf(kind));
-    if (full.length === 0) return inFlight + Math.min(unit.members.length, total) > total ? -1 : i;
-    for (const kind of counts.keys()) held.add(kind);
-  }
-  return -1;
-}
-
-/** Queues `unit` after every unit of its priority or higher. */
-function insert(queue: Unit[], unit: Unit): void {
-  const at = queue.findIndex((queued) => queued.priority < unit.priority);
-  queue.splice(at < 0 ? queue.length : at, 0, unit);
-}
-
-/** Requests in flight, of all kinds and of each. */
-function inFlightCounts() {
-  let all = 0;
-  const ofKind = new Map<string, number>();
-  return {
-    of: (kind?: string) => (kind === undefined ? all : (ofKind.get(kind) ?? 0)),
-    add(kind: string | undefined, n: number) {
-      all += n;
-      if (kind !== undefined) ofKind.set(kind, (ofKind.get(kind) ?? 0) + n);
-    },
+    inTurn: (send, priority = 0) => enqueue([send], priority)[0]!,
+    together: (sends, priority = 0) => Promise.all(enqueue(sends, priority)),
+    alone: (run) => enqueue([() => run(mayStart)], Number.POSITIVE_INFINITY, true)[0]!,
   };
 }
 

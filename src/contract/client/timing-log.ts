@@ -26,16 +26,14 @@ export interface TimingLog {
 export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog {
   const start = limit.current();
   let [lowest, highest] = [start, start];
-  const kinds = new Map<string, { alone: number[]; underLoad: number[]; failed: number; shed: number; lowest: number; highest: number }>();
+  const kinds = new Map<string, { alone: number[]; underLoad: number[]; failed: number; shed: number }>();
   const sentAgain = { answered: 0, failedAlone: 0, notSent: 0, probes: 0 };
   return {
     sample(kind, latencyMs, inFlight, outcome) {
       const now = limit.current();
       [lowest, highest] = [Math.min(lowest, now), Math.max(highest, now)];
-      const own = limit.current(kind);
-      const figures = kinds.get(kind) ?? { alone: [], underLoad: [], failed: 0, shed: 0, lowest: own, highest: own };
+      const figures = kinds.get(kind) ?? { alone: [], underLoad: [], failed: 0, shed: 0 };
       kinds.set(kind, figures);
-      [figures.lowest, figures.highest] = [Math.min(figures.lowest, own), Math.max(figures.highest, own)];
       if (outcome !== 'answered') figures[outcome] += 1;
       else (inFlight <= ALONE_IN_FLIGHT ? figures.alone : figures.underLoad).push(latencyMs);
     },
@@ -57,17 +55,12 @@ export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog
       },
       kinds: [...kinds]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([kind, { alone, underLoad, failed, shed, lowest, highest }]) => ({
+        .map(([kind, { alone, underLoad, failed, shed }]) => ({
           kind,
           ...(alone.length > 0 ? { alone: figuresOf(alone) } : {}),
           ...(underLoad.length > 0 ? { underLoad: figuresOf(underLoad) } : {}),
           failed,
           ...(shed > 0 ? { shed } : {}),
-          limit: {
-            lowest: Math.min(lowest, limit.current(kind)),
-            highest: Math.max(highest, limit.current(kind)),
-            end: limit.current(kind),
-          },
         })),
       sentAgainAlone: { ...sentAgain, cap },
     }),

@@ -1,12 +1,8 @@
-import type { KindTiming, LatencyFigures, TimingReport } from '../types.ts';
+import type { LatencyFigures, TimingReport } from '../types.ts';
 import { duration } from '../../shared/duration.ts';
 
 const figures = (label: string, f: LatencyFigures | undefined) =>
   f ? [`${label} p50 ${duration(f.p50Ms)}, p95 ${duration(f.p95Ms)} (${f.count})`] : [];
-
-/** A kind's own limit, as it moved. */
-const limitOf = (limit: KindTiming['limit']) =>
-  limit ? [`limit ${limit.lowest === limit.highest ? limit.end : `${limit.lowest} to ${limit.highest}, ${limit.end} at the end`}`] : [];
 
 /**
  * The console's timing section: the limit of requests in flight as it moved and why it was lowered, latency
@@ -15,7 +11,7 @@ const limitOf = (limit: KindTiming['limit']) =>
  * @example
  * lines.push(...timingSection(report.timing));
  * // timing: 2 to 8 requests in flight (ceiling 8, 8 at the end)
- * //   /alert page: limit 2 to 8, 8 at the end; alone p50 3 ms, p95 9 ms (40); under load p50 4 ms, p95 12 ms (700)
+ * //   /alert page: alone p50 3 ms, p95 9 ms (40); under load p50 4 ms, p95 12 ms (700)
  */
 export function timingSection(timing: TimingReport): string[] {
   const { limit, kinds, sentAgainAlone: again } = timing;
@@ -26,7 +22,7 @@ export function timingSection(timing: TimingReport): string[] {
   ];
   for (const kind of kinds)
     lines.push(
-      `  ${kind.kind}: ${[...limitOf(kind.limit), ...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : []), ...(kind.shed ? [`${kind.shed} answered 502/503/504`] : [])].join('; ')}`,
+      `  ${kind.kind}: ${[...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : []), ...(kind.shed ? [`${kind.shed} answered 502/503/504`] : [])].join('; ')}`,
     );
   const tried = again.answered + again.failedAlone + again.notSent;
   if (tried > 0)

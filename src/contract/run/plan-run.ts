@@ -1,14 +1,13 @@
 // A run planned to fit --max-duration: after the first reads, what the rest of the plan costs on this target is
-// estimated from timed searches per listing (alone, and two at once); the generated examples are trimmed to fit,
-// then the covering set and the special terms together.
-import { SENT_ALONE_CAP } from '../client/send-alone.ts';
+// estimated from a timed search per listing; the generated examples are trimmed to fit, then the covering set and
+// the special terms together.
 import { coveringCosts } from '../material/covering-set.ts';
 import { HAZARD_CLASSES, hazardProbes } from '../material/hazard-terms.ts';
+import { noMatchTerm } from '../material/search-term.ts';
 import { requestKind } from '../model/listing-query.ts';
 import type { RunPlan } from '../types.ts';
 import type { OperationRun } from './operation-runs.ts';
 import type { RunScope } from './run-scope.ts';
-import { type SearchTiming, timeSearches } from './time-searches.ts';
 
 /**
  * The requests of a run per listing, by kind, besides the covering set (see coveringCosts) and the special terms
@@ -19,14 +18,10 @@ export const PLAN_REQUESTS = {
   search: { fixed: 5, perExample: 1 },
   page: { fixed: 112, perExample: 0.25 },
 } as const;
-/**
- * The share of the time left the estimate may fill: rechecks, re-sends and a listing that moves need the rest.
- * How near a trimmed run ends to --max-duration against PostgreSQL is measured in docs/performance.md.
- */
-export const FILL = 0.9;
-
-/** The share of what two searches at once gained over one after the other that the plan counts on. */
-export const PARALLEL_GAIN_COUNTED = 0.5;
+/** The share of the time left the estimate may fill: rechecks, re-sends and a listing that moves need the rest. */
+const FILL = 0.8;
+/** The seeded no-match term's index for the timed search: it scans everything a search can (no early stop). */
+const TIMED_SEARCH = 7;
 
 /** How much of the plan a run keeps: --examples, and the first requests of the covering set and special terms. */
 interface Breadth {
@@ -36,42 +31,46 @@ interface Breadth {
 }
 
 /**
- * Times searches per listing (see timeSearches), estimates the rest of the run with each kind of request at
- * what the target runs at once and the run's limit of that kind lets it (see planCost), and returns the plan: as asked when it fits 90% of the time
- * left; else --examples trimmed to the most that fit (at least 1); else, with 1 example, the covering set and the
- * special terms trimmed together to the most that fit, down to every class of each once; with why.
+ * Times one search per listing (a term nothing holds, so the target reads all it searches), estimates the rest of
+ * the run with searches one at a time (as a database without a search index runs them), and returns the plan:
+ * as asked when it fits 80% of the time left; else --examples trimmed to the most that fit (at least 1); else,
+ * with 1 example, the covering set and the special terms trimmed together to the most that fit, down to every
+ * class of each once; with why.
  *
  * @example
- * const plan = await planRun(scope, runs, () => performance.now() - startedAt);
+ * const plan = await planRun(scope, runs, performance.now() - startedAt);
  * if (plan.why) console.log(plan.why); // examples 50 -> 1, covering set 112 -> 40, special terms 50 -> 18: ...
  */
-export async function planRun(scope: RunScope, runs: readonly OperationRun[], elapsedMs: () => number): Promise<RunPlan> {
-  // The timing is the run's time too: what is left is counted after it.
-  const measured = await timeSearches(runs, scope.settings.seed, scope.options.timeoutMs);
-  const spentMs = elapsedMs();
-  const limit = scope.client.limit;
+export async function planRun(scope: RunScope, runs: readonly OperationRun[], elapsedMs: number): Promise<RunPlan> {
+  const timed = await Promise.all(
+    runs.map(async ({ context }) => {
+      // On a connection of its own where the client can choose: a server keeping state per connection (a
+      // search, a replica) must not carry the timing read into the pages the checks read.
+      const query = { [context.parameters.search.name]: noMatchTerm(scope.settings.seed, TIMED_SEARCH) };
+      const exchange = context.sendOnOneConnection ? (await context.sendOnOneConnection([{ query }]))[0] : await context.send(query);
+      return exchange?.response?.durationMs;
+    }),
+  );
+  const unloaded = scope.client.limit?.unloaded();
   const kindOf = requestKind(runs.map(({ operation }) => operation));
-  // No more at once than the limit of searches holds after the timing: what the run will send at once. Of what
-  // two at once gained, half is counted: they were timed with nothing else running, and in the run the pages and
-  // the kit itself share the target (on one machine, its cores), so a plan counting it all ran past its budget.
-  const timed = measured.map((search, i) => {
-    const held = limit?.current(kindOf(runs[i]!.operation.path, { [runs[i]!.context.parameters.search.name]: 'x' }));
-    const atOnce = Math.max(1, Math.min(search.atOnce, held ?? search.atOnce));
-    return { ...search, atOnce: 1 + (atOnce - 1) * PARALLEL_GAIN_COUNTED };
-  });
-  const pages = runs.map(({ operation }) => {
-    const kind = kindOf(operation.path, {});
-    return { ms: limit?.unloaded().get(kind) ?? 0, atOnce: Math.max(1, limit?.current(kind) ?? 1) };
-  });
+  const pageMs = Math.max(0, ...runs.map(({ operation }) => unloaded?.get(kindOf(operation.path, {})) ?? 0));
+  // A timed search that got no answer took at least the timeout.
+  const searchMs = timed.map((ms) => ms ?? scope.options.timeoutMs);
   const coverings = runs.map(({ context }) => coveringCosts(context.parameters));
-  const cost = (breadth: Breadth) =>
-    timed.reduce((total, search, i) => total + planCost(counted(breadth, coverings[i]!), search, pages[i]!, scope.options.timeoutMs), 0);
+  const cost = ({ examples, covering, specialTerms }: Breadth) =>
+    searchMs.reduce((total, ms, i) => {
+      const { prefixes } = coverings[i]!;
+      const judged = prefixes[Math.min(covering, prefixes.length - 1)]!;
+      const searches = PLAN_REQUESTS.search.fixed + PLAN_REQUESTS.search.perExample * examples + judged.searches + specialTerms;
+      const pages = PLAN_REQUESTS.page.fixed + PLAN_REQUESTS.page.perExample * examples + judged.pages;
+      return total + searches * ms + pages * pageMs;
+    }, 0);
   const asked: Breadth = {
     examples: scope.settings.examples,
     covering: scope.settings.covering ?? Math.max(...coverings.map((c) => c.prefixes.length - 1)),
     specialTerms: scope.settings.specialTerms ?? hazardProbes().length,
   };
-  const room = FILL * Math.max(0, scope.maxDurationMs - spentMs);
+  const room = FILL * Math.max(0, scope.maxDurationMs - elapsedMs);
   const fits = (breadth: Breadth) => cost(breadth) <= room;
   const used = fits(asked) ? asked : trimmed(asked, fits, Math.max(...coverings.map((c) => c.everyClass)));
   const plan = {
@@ -86,45 +85,14 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
     ...(used.covering !== asked.covering ? [`covering set ${asked.covering} -> ${used.covering}`] : []),
     ...(used.specialTerms !== asked.specialTerms ? [`special terms ${asked.specialTerms} -> ${used.specialTerms}`] : []),
   ].join(', ');
-  const slowest = timed.reduce((a, b) => ((b.aloneMs ?? Number.POSITIVE_INFINITY) > (a.aloneMs ?? Number.POSITIVE_INFINITY) ? b : a));
-  const search = `a search takes ${slowest.aloneMs === undefined ? `over ${seconds(scope.options.timeoutMs)}` : `${seconds(slowest.aloneMs)}, ${slowest.atOnce.toFixed(1)} at once`} here`;
-  const whole = Math.ceil((cost(asked) / FILL + spentMs) / 60_000) * 60;
+  const search = `a search takes ${seconds(Math.max(...searchMs))} here`;
+  const whole = Math.ceil((cost(asked) / FILL + elapsedMs) / 60_000) * 60;
   return {
     ...plan,
     why: fits(used)
       ? `${parts}: ${search}`
-      : `${parts}, and the run still needs about ${seconds(cost(used) + spentMs)} of the ${seconds(scope.maxDurationMs)} it has: ${search}; --max-duration ${whole} gives the whole run`,
+      : `${parts}, and the run still needs about ${seconds(cost(used) + elapsedMs)} of the ${seconds(scope.maxDurationMs)} it has: ${search}; --max-duration ${whole} gives the whole run`,
   };
-}
-
-/** The requests of one listing at a breadth, by kind: searches and pages. */
-function counted({ examples, covering, specialTerms }: Breadth, { prefixes }: ReturnType<typeof coveringCosts>) {
-  const judged = prefixes[Math.min(covering, prefixes.length - 1)]!;
-  return {
-    searches: PLAN_REQUESTS.search.fixed + PLAN_REQUESTS.search.perExample * examples + judged.searches + specialTerms,
-    pages: PLAN_REQUESTS.page.fixed + PLAN_REQUESTS.page.perExample * examples + judged.pages,
-  };
-}
-
-/**
- * What a listing's requests cost in time: each kind's latency divided by what the target runs of it at once
- * (searches as timed, pages as the limit of their kind holds them). A search that got no answer is priced at
- * the timeout, and again at the timeout for its re-send alone (as many as the run sends again, at most).
- *
- * @example
- * planCost({ searches: 40, pages: 120 }, { aloneMs: 6_000, atOnce: 2 }, { ms: 20, atOnce: 4 }, 10_000); // 120,600
- */
-export function planCost(
-  requests: { readonly searches: number; readonly pages: number },
-  search: SearchTiming,
-  page: { readonly ms: number; readonly atOnce: number },
-  timeoutMs: number,
-): number {
-  const searchesMs =
-    search.aloneMs === undefined
-      ? requests.searches * timeoutMs + Math.min(requests.searches, SENT_ALONE_CAP) * timeoutMs
-      : (requests.searches * search.aloneMs) / search.atOnce;
-  return searchesMs + (requests.pages * page.ms) / page.atOnce;
 }
 
 /**

@@ -45,7 +45,7 @@ export async function runContract(asked: ContractOptions): Promise<ContractRepor
     const asked = scopeOf(options, { checks, client, judges, deadline: stopAt.signal, maxDurationMs });
     const runs = prepareRuns(asked, operations);
     const probes = await probeListings(runs);
-    const plan = await planRun(asked, runs, () => performance.now() - startedAt);
+    const plan = await planRun(asked, runs, performance.now() - startedAt);
     const trimmed = (['examples', 'covering', 'specialTerms'] as const).filter((part) => plan[part].used !== plan[part].asked);
     const scope = { ...asked, settings: { ...asked.settings, ...Object.fromEntries(trimmed.map((part) => [part, plan[part].used])) } };
     // A plan trimmed: the checks' contexts say so (nothing has read them yet).

@@ -9,24 +9,6 @@ const answer = (limit: ConcurrencyLimit, n: number, kind: string, latencyMs: (in
   }
 };
 
-/**
- * 200 rounds of a 30 ms page and a search of 6 s alone taking `searchMs(n)` with n searches in flight, against a
- * --timeout of 10 s (a search of 10 s or more times out): the most searches in flight, and the timeouts.
- */
-function pagesAndSearches(searchMs: (inFlight: number) => number) {
-  const limit = createConcurrencyLimit(8, { timeoutMs: 10_000 });
-  limit.sample({ kind: 'search', latencyMs: 6_000, inFlight: 1, failed: false });
-  let [most, timeouts] = [0, 0];
-  for (let i = 0; i < 200; i += 1) {
-    answer(limit, 1, 'page', () => 30);
-    const searches = limit.current('search');
-    const latencyMs = searchMs(searches);
-    [most, timeouts] = [Math.max(most, searches), timeouts + (latencyMs >= 10_000 ? 1 : 0)];
-    limit.sample({ kind: 'search', latencyMs, inFlight: limit.current(), kindInFlight: searches, failed: latencyMs >= 10_000 });
-  }
-  return { limit, most, timeouts };
-}
-
 describe('the limit of requests in flight, learned from the target', () => {
   it('starts at 2 and climbs to the ceiling while latency holds, as a far target with constant latency does', () => {
     const limit = createConcurrencyLimit(8);
@@ -92,45 +74,5 @@ describe('the limit of requests in flight, learned from the target', () => {
     limit.pin(1, 'a 429');
     answer(limit, 100, '/alert page', () => 5);
     expect(limit.current()).toBe(1);
-  });
-
-  it('gives each kind its own limit: pages go to the ceiling while 6 s searches stay at the 2 a target runs at once', () => {
-    // A target running two searches at once: a third waits, so each takes half as long again.
-    const { limit, most } = pagesAndSearches((searches) => 6_000 * Math.max(1, searches / 2));
-    expect([limit.current(), limit.current('page'), limit.current('search')]).toEqual([8, 8, 2]);
-    // A third search would take 9 s, past 80% of the timeout: not tried.
-    expect(most).toBe(2);
-    expect(limit.kinds()).toEqual(
-      new Map([
-        ['search', 2],
-        ['page', 8],
-      ]),
-    );
-  });
-
-  it('a search that times out at 2 in flight holds searches to 1, while pages climb back to the ceiling', () => {
-    // A target running one search at a time: two at once take 12 s, past the timeout.
-    const { limit, timeouts } = pagesAndSearches((searches) => 6_000 * searches);
-    expect([limit.current(), limit.current('page'), limit.current('search')]).toEqual([8, 8, 1]);
-    // Once at 1, 6 s grown to 2 in flight would reach 12 s: the rise is never tried again.
-    expect(timeouts).toBeLessThanOrEqual(2);
-  });
-
-  it('sends searches of over 40% of the timeout alone one at a time from their second answer on: two would near it', () => {
-    const limit = createConcurrencyLimit(8, { timeoutMs: 10_000 });
-    for (const latencyMs of [6_900, 6_600]) limit.sample({ kind: 'search', latencyMs, inFlight: 1, failed: false });
-    expect(limit.current('search')).toBe(1);
-    // Searches of 3 s: two one after another stay under 8 s, and three at once of a target running them one at a
-    // time would too: the window of two held, so the limit rises.
-    for (const latencyMs of [3_100, 3_000]) limit.sample({ kind: 'short search', latencyMs, inFlight: 1, failed: false });
-    expect(limit.current('short search')).toBe(3);
-  });
-
-  it('a kind is never above all kinds together: a 429 pins every kind to one', () => {
-    const limit = createConcurrencyLimit(8);
-    answer(limit, 100, 'page', () => 30);
-    expect(limit.current('page')).toBe(8);
-    limit.pin(1, 'a 429');
-    expect([limit.current(), limit.current('page'), limit.current('search')]).toEqual([1, 1, 1]);
   });
 });

@@ -123,31 +123,6 @@ describe('the scheduler', () => {
     expect(t.most()).toBe(3);
   });
 
-  it('holds each kind of request to its own limit: searches at theirs let the pages queued behind them pass', async () => {
-    const t = controlled();
-    const limit = createConcurrencyLimit(8);
-    // Pages answered at their unloaded speed: all kinds together climb to 8; searches, never seen, start at 2.
-    for (let i = 0; i < 60; i += 1) limit.sample({ kind: 'page', latencyMs: 5, inFlight: limit.current(), failed: false });
-    expect([limit.current(), limit.current('page'), limit.current('search')]).toEqual([8, 8, 2]);
-    const scheduler = createScheduler({ concurrency: 8, limit });
-    for (const name of ['s1', 's2', 's3']) void scheduler.inTurn(t.send(name), 0, 'search');
-    for (const name of ['p1', 'p2']) void scheduler.inTurn(t.send(name), 0, 'page');
-    await t.settle();
-    expect(t.open()).toEqual(['s1', 's2', 'p1', 'p2']);
-    expect([scheduler.inFlight('search'), scheduler.inFlight('page'), scheduler.inFlight()]).toEqual([2, 2, 4]);
-    await t.finish('s1');
-    expect(t.open()).toEqual(['s2', 'p1', 'p2', 's3']);
-    // A group waits for its kinds' shares: two searches, one slot of theirs left until s2 ends.
-    const group = scheduler.together([t.send('g1'), t.send('g2')], 0, ['search', 'search']);
-    await t.settle();
-    expect(t.open()).not.toContain('g1');
-    await t.finish('s2');
-    await t.finish('s3');
-    expect(t.open()).toEqual(['p1', 'p2', 'g1', 'g2']);
-    for (const name of ['p1', 'p2', 'g1', 'g2']) await t.finish(name);
-    await group;
-  });
-
   it('runs a request alone: after what is in flight ends, before anything queued, nothing else meanwhile', async () => {
     const t = controlled();
     const scheduler = createScheduler({ concurrency: 4 });
