@@ -45,7 +45,7 @@ export const totalCountHeader: ScenarioCheck = {
           exchange,
           exchanges: [exchange, ...sizeExchanges(listing)],
           // The count of a version admissible for its time: the listing moved since it was read (arrivals, replicas apart).
-          ...comparedByVersions(context, [exchange], () => ({ term: '', count: true })),
+          ...comparedByVersions(context, [exchange], (sent) => ({ term: sent.term, count: true })),
           ...(listing.complete ? { recheck: totalAgain(context, listing) } : {}),
         });
       }

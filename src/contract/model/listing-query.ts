@@ -84,8 +84,6 @@ export function requestKind(operations: readonly Operation[]): (path: string, qu
     const parameters = listings.get(path);
     if (!parameters) return 'other paths';
     if (query[parameters.search.name]) return `${path} search`;
-    const page = Number(query[parameters.page.name] ?? firstPage(parameters));
-    const size = Number(query[parameters.pageSize.name] ?? defaultPageSize(parameters));
-    return (page - firstPage(parameters)) * size >= FAR_IN ? `${path} page far in` : `${path} page`;
+    return queryClaim(parameters, query).page!.offset >= FAR_IN ? `${path} page far in` : `${path} page`;
   };
 }
