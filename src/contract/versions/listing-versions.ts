@@ -121,7 +121,9 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     describe(version) {
       const lineage = history.lineage();
       const newest = lineage?.ids[version.top - 1];
-      const size = version.tail < 0 ? `${version.top - version.tail}+` : `${version.top - version.tail}`;
+      // A tail below the records read is only known to be there: at least the records down to the oldest read.
+      const size =
+        version.tail < 0 ? `${Number.isFinite(version.tail) ? version.top - version.tail : version.top}+` : `${version.top - version.tail}`;
       return `the listing of ${size} records${newest ? ` whose newest is ${newest}` : ''}`;
     },
   };

@@ -368,6 +368,15 @@ describe("a listing's versions: the rule with the reads it makes", () => {
     expect(await versions.judge(answer(records(10).slice(0, 5), span(40, 60)), page)).toEqual({ kind: 'explained' });
   });
 
+  it('names a listing longer than the run read by what it read, never as Infinity records', () => {
+    const versions = createListingVersions({ readHead: async () => undefined, countHeader: undefined, matches: containsTerm }, 0);
+    // Read incomplete (past --max-pages) and no count sent: nothing bounds the tail.
+    versions.history.base(records(10), false, span(0, 10));
+    expect(versions.describe({ top: 10, tail: versions.history.tails(10).low })).toBe('the listing of 10+ records whose newest is r10');
+    expect(versions.describe({ top: 10, tail: -3 })).toBe('the listing of 13+ records whose newest is r10');
+    expect(versions.describe({ top: 10, tail: 2 })).toBe('the listing of 8 records whose newest is r10');
+  });
+
   it('an answer below a seam not yet mended waits for the read across it under way, then is explained', async () => {
     let reads = 0;
     const versions = createListingVersions({ readHead: async () => (reads += 1), countHeader: undefined, matches: containsTerm }, 10_000);
