@@ -5,6 +5,7 @@ import type { CheckOutcome, Exchange, Failure } from '../types.ts';
 import { heldAtStart, observeChange, type Change } from './live-data.ts';
 import { newestCopy } from './newest-copy.ts';
 import { atOneMoment } from './one-moment.ts';
+import { rejudged } from '../versions/rejudge.ts';
 
 /** What judging a listing's outcomes again needs of the run: where it reads, and how it runs a check again. */
 export interface Rejudging {
@@ -69,8 +70,11 @@ async function rerunOnNewest(rejudging: Rejudging, scenarios: CheckOutcome[], kn
   const newest: Rejudging = { ...rejudging, client, onNewest: true, context: rejudging.contextWith(client) };
   const again = await newest.context.send({});
   const rerun: CheckOutcome[] = [];
-  for (const outcome of scenarios)
-    rerun.push(standsAsRun(rejudging, outcome) ? outcome : await rejudging.runAgain(outcome.check, newest.context));
+  for (const outcome of scenarios) {
+    if (standsAsRun(rejudging, outcome)) rerun.push(outcome);
+    // Run as the first run was (no moment asked of it), judged as it was: a finding the versions rule explains is none.
+    else rerun.push(...(await rejudged([await rejudging.runAgain(outcome.check, newest.context)])));
+  }
   return judgeAgainIfChanged(newest, rerun, again, known);
 }
 
