@@ -6,7 +6,7 @@ import type { Listing, ListingEnd, ReadPage } from '../model/listing.ts';
 import { headShifted, REREADS } from './live-data.ts';
 import type { Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
-import { LISTING_READ, pageQuery } from '../model/listing-query.ts';
+import { countHeader, LISTING_READ, pageQuery } from '../model/listing-query.ts';
 
 /**
  * Sends page `page` of size `size` of the listing (no search); `together`, when given, sends several pages as one
@@ -14,6 +14,8 @@ import { LISTING_READ, pageQuery } from '../model/listing-query.ts';
  */
 export type PageReader = ((page: number, size: number) => Promise<Exchange>) & {
   readonly together?: (pages: readonly number[], size: number) => Promise<Exchange>[];
+  /** The count a page's answer sent (X-Total-Count), when the target sends one. */
+  readonly count?: (exchange: Exchange) => number | undefined;
 };
 
 /**
@@ -27,6 +29,10 @@ export const listingPages = (context: OperationContext): PageReader =>
   Object.assign((page: number, size: number) => context.send(pageQuery(context, page, size), LISTING_READ), {
     together: (pages: readonly number[], size: number) =>
       context.sendTogether(pages.map((page) => ({ query: pageQuery(context, page, size), options: LISTING_READ }))),
+    count: (exchange: Exchange) => {
+      const header = countHeader(context, exchange);
+      return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+    },
   });
 
 /** Doublings of the page number before the kit gives up looking for the end (page 50 * 2^40 is beyond any listing). */
@@ -71,11 +77,12 @@ function aheadOf(read: PageReader, first: number, size: number, ahead: number): 
   const pages = Array.from({ length: ahead }, (_, k) => first + k);
   const answers = read.together ? read.together(pages, size) : pages.map((page) => read(page, size));
   const sent = new Map(pages.map((page, k) => [page, answers[k]!] as const));
-  return (page, s) => {
+  const reader = (page: number, s: number) => {
     const early = s === size ? sent.get(page) : undefined;
     sent.delete(page);
     return early ?? read(page, s);
   };
+  return read.count ? Object.assign(reader, { count: read.count }) : reader;
 }
 
 /** One read of the listing, and whether records arrived at its head while it was read (`moved`). */
@@ -109,7 +116,7 @@ async function readListing1(
     const leading = repeats < 0 ? batch.length : repeats;
     // Asked twice: behind a balancer, one read of the head may come from a replica behind the one that answered the page.
     const arrived = async () => (await arrivedAtHead(read, first, size, records.slice(0, size))) >= leading;
-    if (leading > 0 && n > 0 && ((await arrived()) || (await arrived()))) {
+    if (leading > 0 && n > 0 && (grewBy(read, pageExchanges.at(-2)!, exchange) >= leading || (await arrived()) || (await arrived()))) {
       batch.splice(0, leading);
       moved = true;
     }
@@ -120,7 +127,12 @@ async function readListing1(
     }
     for (const record of batch) seen.add(identity(record));
     records.push(...batch);
-    if (!full) return done({ ...base, records, complete: true, pages: n + 1 });
+    if (!full) {
+      // Read from versions apart (records arrived, counts that differ: replicas), its last page may have come from
+      // one shorter than the page before it: the records it left out are found past the end.
+      if (moved || new Set(pageExchanges.map((e) => read.count?.(e))).size > 1) await mendTail(read, first, records, seen);
+      return done({ ...base, records, complete: true, pages: n + 1 });
+    }
   }
   const last = first + maxPages - 1;
   const end = await findEnd(read, size, { page: last, records: records.slice(-size), exchange: exchange! }, seed);
@@ -189,6 +201,39 @@ async function findEnd(read: PageReader, size: number, prefixLast: ReadPage, see
     pages: [...pages.values()].filter((p) => p.records.length > 0 && p !== repeated).sort((a, b) => a.page - b.page),
     ...(repeated ? { repeated } : {}),
   };
+}
+
+/** Rounds of reads past the end of a listing read from versions apart, and the records each reads past it. */
+const TAIL_ROUNDS = 4;
+const TAIL_READS = 4;
+
+/**
+ * The records just past the end of a read (the next few offsets, pages of size 1, as records arriving at the head
+ * since push the tail further): any not read yet are records the read left out at its tail, appended in order
+ * until none is found. A target that answers a page past the end with the last records again shows ones already
+ * read.
+ */
+async function mendTail(read: PageReader, first: number, records: Record<string, unknown>[], seen: Set<string>): Promise<void> {
+  for (let round = 0; round < TAIL_ROUNDS; round += 1) {
+    const past = await Promise.all(Array.from({ length: TAIL_READS }, (_, k) => read(first + records.length + k, 1)));
+    const found = past.flatMap((e) => recordsOf(e) ?? []).filter((record) => !seen.has(identity(record)));
+    if (found.length === 0) return;
+    for (const record of found) {
+      if (seen.has(identity(record))) continue;
+      seen.add(identity(record));
+      records.push(record);
+    }
+  }
+}
+
+/**
+ * How many records the listing grew by between two pages' answers, by the counts they sent (0 without counts): a
+ * page answered by a replica ahead of the one that answered the page before, or after records arrived, repeats as
+ * many of its records at its head.
+ */
+function grewBy(read: PageReader, before: Exchange, after: Exchange): number {
+  const [was, now] = [read.count?.(before), read.count?.(after)];
+  return was === undefined || now === undefined ? 0 : now - was;
 }
 
 /** How many records the first page, read again, holds before the first of `before` (records arrived at the head). */
