@@ -4,16 +4,21 @@ import { createOperationContext } from '../../../src/contract/run/operation-cont
 import { createPrismValidator } from '../../../src/contract/model/prism.ts';
 import { listOperations } from '../../../src/spec/operations.ts';
 import { KEY, spec, validator } from '../../helpers.ts';
-import { growing, liveTarget } from '../targets/live-targets.ts';
+import { growing, liveTarget, type Source } from '../targets/live-targets.ts';
 
 /**
  * The alerts' context against a target holding 200 + `arrived()` alerts (its pages served as `edit` says), a way to
  * make more arrive, and the requests it got.
  */
-export async function alertsContext(answer?: (request: Request) => Response | undefined, edit?: Parameters<typeof liveTarget>[1]) {
+export async function alertsContext(
+  answer?: (request: Request) => Response | undefined,
+  edit?: Parameters<typeof liveTarget>[1],
+  /** Where the alerts come from instead (a source of live-targets.ts: replicas, say); `arrive` then does nothing. */
+  source?: Source,
+) {
   let arrived = 0;
   let requests = 0;
-  const target = liveTarget((path) => growing(1)(path, arrived, 0), edit);
+  const target = liveTarget(source ?? ((path) => growing(1)(path, arrived, 0)), edit);
   const client = createHttpClient({
     target: 'http://live.test',
     apiKey: KEY,
@@ -36,6 +41,8 @@ export async function alertsContext(answer?: (request: Request) => Response | un
     pathsAsWritten: false,
     maxStalenessMs: 10_000,
   };
-  const context = createOperationContext(operation, spec.document, client, judges, settings, () => undefined);
-  return { context, arrive: (n: number) => (arrived += n), requests: () => requests };
+  const contextWith = (through: typeof client, links?: Parameters<typeof createOperationContext>[6]) =>
+    createOperationContext(operation, spec.document, through, judges, settings, () => undefined, links);
+  const context = contextWith(client);
+  return { context, client, contextWith, arrive: (n: number) => (arrived += n), requests: () => requests };
 }

@@ -11,7 +11,7 @@ import { spec } from '../../helpers.ts';
 type Json = Record<string, unknown>;
 
 /** The records a listing holds at moment `t`, newest first, for request number `n` (which replica answers). */
-type Source = (path: string, t: number, n: number) => readonly Json[];
+export type Source = (path: string, t: number, n: number) => readonly Json[];
 
 const KEYS: Record<string, string> = { '/alert': 'alerts', '/sensor': 'sensors' };
 const dataset = generateDataset(spec.document, { seed: 12, counts: { alerts: 1000, sensors: 60 } }) as Record<string, Json[]>;
