@@ -4,7 +4,7 @@ import type { Exchange } from '../types.ts';
 import { duration } from '../../shared/duration.ts';
 import { createHistory, type HeadRead, type ListingHistory, type Span } from './history.ts';
 import type { Matcher, Version } from './lineage.ts';
-import { explain, expectedOf, type Claim, type Explanation, type Shown } from './rule.ts';
+import { explain, expectedOf, olderGiving, type Claim, type Explanation, type Shown } from './rule.ts';
 
 /** How often, at most, a search's judge reads the head to learn whether the listing moves at all. */
 const HEARTBEAT_MS = 1_000;
@@ -248,16 +248,19 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
         expected: describeShown(expectedOf(lineage, claim, { top: high, tail: verdict.version.tail }) ?? {}, shown),
       };
     }
-    case 'unexplained':
+    case 'unexplained': {
+      const kind = claim.term === '' ? 'page' : 'search';
+      const older = olderGiving(versions.history, { claim, shown, span, kind, maxStaleMs: versions.maxStalenessMs });
       return {
         kind: 'unexplained',
         why: `no version of the listing admissible for its time gives it (${verdict.admissible} admissible; the closest, ${versions.describe(verdict.closest)}, gives ${describeShown(verdict.expected, shown)})${
-          verdict.older
-            ? `; ${versions.describe(verdict.older.version)} gave it, left behind ${duration(verdict.older.needMs)} before it was sent, more than --max-staleness ${duration(versions.maxStalenessMs)} and the staleness measured allow`
+          older
+            ? `; ${versions.describe(older.version)} gave it, left behind ${duration(older.needMs)} before it was sent, more than --max-staleness ${duration(versions.maxStalenessMs)} and the staleness measured allow`
             : ''
         }`,
         expected: describeShown(verdict.expected, shown),
       };
+    }
   }
 }
 

@@ -26,17 +26,8 @@ export type Explanation =
   | { readonly kind: 'stale'; readonly version: Version; readonly needMs: number }
   /** It shows a version newer than any the run has seen: the head must be read again to judge it. */
   | { readonly kind: 'newer' }
-  /**
-   * No version explains it: the closest admissible one, what that one gives, how many were admissible, and an older
-   * version the run saw that gives it, left behind `needMs` before it was sent, when there is one.
-   */
-  | {
-      readonly kind: 'unexplained';
-      readonly closest: Version;
-      readonly expected: Shown;
-      readonly admissible: number;
-      readonly older?: { readonly version: Version; readonly needMs: number };
-    }
+  /** No version explains it: the closest admissible one, what that one gives, and how many were admissible. */
+  | { readonly kind: 'unexplained'; readonly closest: Version; readonly expected: Shown; readonly admissible: number }
   /** What the claim needs of a version lies past what the run read (a listing longer than --max-pages), or nothing was read. */
   | { readonly kind: 'unknown'; readonly why: string };
 
@@ -157,15 +148,27 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   // None admissible (reads of the head went back in time, as replicas apart do): the newest the run had read.
   const top = Math.max(range.high, range.low);
   const closest = { top, tail: history.tails(top).low };
-  // An older version the run saw that gives it, past what is admissible: what to name beside the closest.
-  const beyond = olderFit(history, lineage, { ...answer, maxStaleMs: Number.POSITIVE_INFINITY }, range.low);
   return {
     kind: 'unexplained',
     closest,
     expected: expectedOf(lineage, answer.claim, closest) ?? {},
     admissible: range.high - range.low + 1,
-    ...(beyond?.kind === 'stale' ? { older: { version: beyond.version, needMs: beyond.needMs } } : {}),
   };
+}
+
+/**
+ * An older version the run saw that gives an answer no admissible version explains, however long before it was
+ * sent the run had left it behind: what a finding names beside the closest (found when the finding is worded, not
+ * at each judging).
+ *
+ * @example
+ * const older = olderGiving(history, answer); // { version: { top: 10, tail: 0 }, needMs: 149 }, or undefined
+ */
+export function olderGiving(history: ListingHistory, answer: Answer): { readonly version: Version; readonly needMs: number } | undefined {
+  const admissible = admissibleFits(history, answer);
+  if (!admissible) return undefined;
+  const beyond = olderFit(history, admissible.lineage, { ...answer, maxStaleMs: Number.POSITIVE_INFINITY }, admissible.range.low);
+  return beyond?.kind === 'stale' ? { version: beyond.version, needMs: beyond.needMs } : undefined;
 }
 
 /** The newest version older than the admissible ones that explains the answer within `maxStaleMs`. */
