@@ -203,26 +203,30 @@ async function findEnd(read: PageReader, size: number, prefixLast: ReadPage, see
   };
 }
 
-/** Rounds of reads past the end of a listing read from versions apart, and the records each reads past it. */
+/** Rounds of reads at the end of a listing read from versions apart, and the size of the pages read there. */
 const TAIL_ROUNDS = 4;
-const TAIL_READS = 4;
+const TAIL_PAGE = 10;
 
 /**
- * The records just past the end of a read (the next few offsets, pages of size 1, as records arriving at the head
- * since push the tail further): any not read yet are records the read left out at its tail, appended in order
- * until none is found. A target that answers a page past the end with the last records again shows ones already
- * read.
+ * The records a read from versions apart left out at its tail: the page holding its oldest record read and the
+ * page after (records arriving since push it on), each answer alone (pages of one answer come from one version,
+ * two answers may not), appending what follows that record unread, in the answer's order, until none does. A
+ * target answering a page past the end with the last records again shows ones already read.
  */
 async function mendTail(read: PageReader, first: number, records: Record<string, unknown>[], seen: Set<string>): Promise<void> {
-  for (let round = 0; round < TAIL_ROUNDS; round += 1) {
-    const past = await Promise.all(Array.from({ length: TAIL_READS }, (_, k) => read(first + records.length + k, 1)));
-    const found = past.flatMap((e) => recordsOf(e) ?? []).filter((record) => !seen.has(identity(record)));
+  for (let round = 0; round < TAIL_ROUNDS && records.length > 0; round += 1) {
+    const oldest = identity(records.at(-1)!);
+    const page = Math.floor((records.length - 1) / TAIL_PAGE);
+    const answers = await Promise.all([page, page + 1].map((p) => read(first + p, TAIL_PAGE)));
+    const after = answers.map((answer) => {
+      const batch = recordsOf(answer) ?? [];
+      const at = batch.findIndex((record) => identity(record) === oldest);
+      return at < 0 ? [] : batch.slice(at + 1).filter((record) => !seen.has(identity(record)));
+    });
+    const found = after.reduce((a, b) => (b.length > a.length ? b : a));
     if (found.length === 0) return;
-    for (const record of found) {
-      if (seen.has(identity(record))) continue;
-      seen.add(identity(record));
-      records.push(record);
-    }
+    for (const record of found) seen.add(identity(record));
+    records.push(...found);
   }
 }
 

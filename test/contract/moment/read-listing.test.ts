@@ -169,24 +169,54 @@ describe('reading a listing whose records move while it is read', () => {
     expect((await readListing(replicasApart(false), 1, 100, 50, 1)).repeated?.page).toBe(2);
   });
 
-  it('finds the records a read from replicas apart left out at its tail: its last page from the replica behind', async () => {
-    // Odd pages from A (301 records), even ones from B (300): page 4 of B ends the read before A's last record.
-    const reader = Object.assign(
+  /**
+   * A reader of a listing whose answer to each request holds `held(page)` records, the newest first (`r(held-1)` ..
+   * `r0`), each with its count: replicas apart when `held` differs by request.
+   */
+  const countedReader = (held: (page: number) => number) =>
+    Object.assign(
       async (page: number, size: number): Promise<Exchange> => {
-        const held = page % 2 === 1 ? 301 : 300;
+        const holding = held(page);
         const records = [];
-        for (let i = (page - 1) * size; i < Math.min(held, page * size); i += 1) records.push({ id: `r${held - 1 - i}` });
-        const headers = { 'x-total-count': String(held) };
+        for (let i = (page - 1) * size; i < Math.min(holding, page * size); i += 1) records.push({ id: `r${holding - 1 - i}` });
+        const headers = { 'x-total-count': String(holding) };
         return { ...pageOf(0, page, size), response: { status: 200, headers, text: '', json: records, durationMs: 0 } };
       },
       { count: (e: Exchange) => Number(e.response!.headers['x-total-count']) },
     );
-    const listing = await readListing(reader, 1, 100, 50, 1);
+  /** The numbers of a listing's records' ids, in the order read. */
+  const numbers = (listing: { readonly records: readonly Record<string, unknown>[] }) =>
+    listing.records.map((r) => Number(String(r.id).slice(1)));
+
+  it('finds the records a read from replicas apart left out at its tail: its last page from the replica behind', async () => {
+    // Odd pages from A (301 records), even ones from B (300): page 4 of B ends the read before A's last record.
+    const listing = await readListing(
+      countedReader((page) => (page % 2 === 1 ? 301 : 300)),
+      1,
+      100,
+      50,
+      1,
+    );
     expect(listing.complete).toBe(true);
     // The oldest record is read; only the one page 2 skipped at its seam is left out (read across seams mends it).
     expect(listing.records.at(-1)?.id).toBe('r0');
     expect(listing.records).toHaveLength(300);
     expect(new Set(listing.records.map((r) => r.id)).size).toBe(300);
+    // In the listing's order (newest first): what was found is placed as one replica's answer shows it.
+    expect(numbers(listing)).toEqual([...numbers(listing)].sort((a, b) => b - a));
+  });
+
+  it('places the records it finds at the tail in the order one answer shows them, whichever replicas answer', async () => {
+    // A three records ahead of B, requests taking turns, and a record arriving every seventh request: records
+    // found at the tail by offsets answered by either replica came out of order.
+    let n = 2;
+    const reader = countedReader(() => {
+      n += 1;
+      return 300 + Math.floor(n / 7) + (n % 2 === 1 ? 3 : 0);
+    });
+    const listing = await readListing(reader, 1, 100, 50, 1);
+    expect(numbers(listing).at(-1)).toBe(0);
+    expect(numbers(listing)).toEqual([...numbers(listing)].sort((a, b) => b - a));
   });
 
   it('still tells a page that repeats the last record of the page before, its count the same', async () => {
