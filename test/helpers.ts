@@ -16,6 +16,9 @@ export const validator = createSchemaValidator(spec.document);
 /** The spec's listings, in its order: tests iterate over them instead of naming two. */
 export const LISTINGS = listOperations(spec.document).filter((op) => op.method === 'get');
 
+/** The listings' paths as the kit's messages name them: '/alert and /sensor' ('/a, /b, and /c' for three). */
+export const LISTING_PATHS = new Intl.ListFormat('en', { type: 'conjunction' }).format(LISTINGS.map((op) => op.path));
+
 /** `value` under each collection key of the spec (`{ alerts: value, sensors: value, ... }`). */
 export const everyCollection = <T>(value: T): Record<string, T> => Object.fromEntries(LISTINGS.map((op) => [op.collection.key, value]));
 

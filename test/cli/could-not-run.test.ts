@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { serveCommand } from '../../src/cli/serve.ts';
 import { closedTarget } from '../closed-target.ts';
+import { LISTING_PATHS, LISTINGS } from '../helpers.ts';
 import { runCli, startInProcess } from './cli-helpers.ts';
 
 const SECRET = 'could-not-run-secret-3f9a';
@@ -52,12 +53,18 @@ describe('tempmon contract that cannot run', () => {
         expect(verdict, name).toMatch(/… \(whole reason above\)$/);
       }
     }
-    // A 404 for every listing, with its hint: one line when it fits; no prefix suggested to a target that has one.
-    const short = runs.find((run) => run.name === 'every listing a 404')!.result.stdout;
-    expect(short).toMatch(
-      /^COULD NOT RUN: every listing request got 404 .*\(is --target the API's base URL\? The kit appends \/alert and \/sensor to it\)\n$/,
-    );
+    // A 404 for every listing, with its hint naming every listing; no prefix suggested to a target that has one.
+    // One line when it fits (our two listings' URLs do), else the whole reason on the line above.
+    const short = runs
+      .find((run) => run.name === 'every listing a 404')!
+      .result.stdout.trimEnd()
+      .split('\n');
+    const reason = short[0]!.replace(/^(COULD NOT RUN|why): /, '');
+    expect(reason).toMatch(/^every listing request got 404 \(.*\) \(is --target the API's base URL\? /);
+    expect(reason.endsWith(`The kit appends ${LISTING_PATHS} to it)`), reason).toBe(true);
+    expect(short).toHaveLength(`COULD NOT RUN: ${reason}`.length <= VERDICT_LINE_CHARS ? 1 : 2);
     const long = runs.find((run) => run.name === 'every listing a 404, long')!.result.stdout.split('\n');
-    expect(long[0]).toMatch(new RegExp(`^why: every listing request got 404 \\(.*/${LONG}/alert, .*/${LONG}/sensor\\) \\(is --target`));
+    const urls = LISTINGS.map((op) => `.*/${LONG}${op.path}`).join(', ');
+    expect(long[0]).toMatch(new RegExp(`^why: every listing request got 404 \\(${urls}\\) \\(is --target`));
   });
 });

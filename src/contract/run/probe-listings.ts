@@ -41,7 +41,8 @@ function refuseMisconfigured(probes: readonly Exchange[], operations: readonly O
     );
   }
   if (probes.length > 0 && probes.every((p) => p.response?.status === 404)) {
-    const paths = operations.map((op) => op.path).join(' and ');
+    // '/alert and /sensor'; '/alert, /sensor, and /site' for three.
+    const paths = new Intl.ListFormat('en', { type: 'conjunction' }).format(operations.map((op) => op.path));
     // The base URL the probes were sent to: a prefix is suggested only to a target that has none.
     const url = new URL(probes[0]!.request.url);
     const path = operations[0]!.path;
