@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/server/create-app.ts';
 import { runContract } from '../../../src/contract/run/run-contract.ts';
-import { KEY, runInProcess, spec } from '../../helpers.ts';
+import { KEY, LISTINGS, runInProcess, spec } from '../../helpers.ts';
 import { searchIgnored, servedMock } from '../targets/connection-servers.ts';
 
 const closing: (() => Promise<void>)[] = [];
@@ -18,10 +18,7 @@ const seen = (report: Awaited<ReturnType<typeof runInProcess>>) => report.outcom
 
 describe('stable_order says what it saw on one connection', () => {
   it('sees it over the network: no part unseen', async () => {
-    expect(seen(await overNetwork(servedMock()))).toEqual([
-      ['listAlerts', 'passed', undefined],
-      ['listSensors', 'passed', undefined],
-    ]);
+    expect(seen(await overNetwork(servedMock()))).toEqual(LISTINGS.map((op) => [op.operationId, 'passed', undefined]));
   });
 
   it('reports it not observable where the kit cannot choose its connection (an in-process target)', async () => {
@@ -30,10 +27,7 @@ describe('stable_order says what it saw on one connection', () => {
     const unseen = [
       'a request answered for itself on one connection: the kit cannot choose its connection here (an in-process target, a proxy)',
     ];
-    expect(seen(report)).toEqual([
-      ['listAlerts', 'passed', unseen],
-      ['listSensors', 'passed', unseen],
-    ]);
+    expect(seen(report)).toEqual(LISTINGS.map((op) => [op.operationId, 'passed', unseen]));
     expect(report.verdict).toBe('conformant');
   });
 
@@ -41,9 +35,6 @@ describe('stable_order says what it saw on one connection', () => {
     const unseen = [
       'a request answered for itself on one connection after a search: both got the same records, so one answered for the other would not show',
     ];
-    expect(seen(await overNetwork(searchIgnored()))).toEqual([
-      ['listAlerts', 'passed', unseen],
-      ['listSensors', 'passed', unseen],
-    ]);
+    expect(seen(await overNetwork(searchIgnored()))).toEqual(LISTINGS.map((op) => [op.operationId, 'passed', unseen]));
   });
 });
