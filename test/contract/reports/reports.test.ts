@@ -61,8 +61,10 @@ describe('reports', () => {
     // The summary, then the timing section, then the verdict.
     const lines = text.split('\n');
     const timing = lines.findIndex((l) => l.startsWith('timing: '));
-    // Per kind; and what was sent again alone, if anything was (the 500 to page=0, when it came with others in flight).
-    expect(lines.slice(timing + 1, -2).every((l) => /^ {2}(\/alert|\/sensor|other paths|failed under load)/.test(l))).toBe(true);
+    // Per kind (each listing's path); and what was sent again alone, if anything was (the 500 to page=0, when it came
+    // with others in flight).
+    const kind = new RegExp(`^ {2}(${[...LISTINGS.map((op) => op.path), 'other paths', 'failed under load'].join('|')})`);
+    expect(lines.slice(timing + 1, -2).every((l) => kind.test(l))).toBe(true);
     // A reason too long for the verdict line is whole just above it.
     expect(lines.at(-2)).toBe(`why: ${report.reason}`);
     expect(lines.at(-1)!.length).toBeLessThanOrEqual(200);
