@@ -6,14 +6,26 @@
 import { generateDataset } from '../../../src/fixtures/generate-dataset.ts';
 import { createApp } from '../../../src/server/create-app.ts';
 import { linkHeader } from '../../../src/server/paginate.ts';
-import { spec } from '../../helpers.ts';
+import { LISTINGS, spec } from '../../helpers.ts';
 
 type Json = Record<string, unknown>;
 
 /** The records a listing holds at moment `t`, newest first, for request number `n` (which replica answers). */
 export type Source = (path: string, t: number, n: number) => readonly Json[];
 
+/** The listings whose data lives; any other listing of the spec is the mock's, still. */
 const KEYS: Record<string, string> = { '/alert': 'alerts', '/sensor': 'sensors' };
+/**
+ * The spec's other listings' paths. Their requests take no moment and no request number, so the changes come at
+ * the same requests to ours however many listings the spec has (the kit interleaves every listing's requests).
+ */
+const OTHERS = new Set(LISTINGS.map((op) => op.path).filter((path) => !KEYS[path]));
+/** The listing path a road to it spells (/SITE, //site, /site/, /site;x, /%73ite): its first segment. */
+const listingOf = (pathname: string) =>
+  `/${decodeURIComponent(pathname)
+    .toLowerCase()
+    .split(/[/;]/)
+    .find((s) => s !== '')}`;
 const dataset = generateDataset(spec.document, { seed: 12, counts: { alerts: 1000, sensors: 60 } }) as Record<string, Json[]>;
 /** The newest `HIDDEN` alerts arrive one by one; the rest are there from the start. */
 const HIDDEN = 800;
@@ -46,6 +58,7 @@ export function liveTarget(
   let t = 0;
   let answered = true;
   return async (request: Request): Promise<Response> => {
+    if (OTHERS.has(listingOf(new URL(request.url).pathname))) return mock.fetch(request);
     n += 1;
     if (answered) t += 1;
     answered = false;
