@@ -6,7 +6,8 @@ import type { Listing, ListingEnd, ReadPage } from '../model/listing.ts';
 import { headShifted, REREADS } from './live-data.ts';
 import type { Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
-import { countHeader, LISTING_READ, pageQuery } from '../model/listing-query.ts';
+import { LISTING_READ, pageQuery } from '../model/listing-query.ts';
+import { countSent } from '../versions/listing-versions.ts';
 
 /**
  * Sends page `page` of size `size` of the listing (no search); `together`, when given, sends several pages as one
@@ -29,10 +30,7 @@ export const listingPages = (context: OperationContext): PageReader =>
   Object.assign((page: number, size: number) => context.send(pageQuery(context, page, size), LISTING_READ), {
     together: (pages: readonly number[], size: number) =>
       context.sendTogether(pages.map((page) => ({ query: pageQuery(context, page, size), options: LISTING_READ }))),
-    count: (exchange: Exchange) => {
-      const header = countHeader(context, exchange);
-      return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
-    },
+    count: (exchange: Exchange) => countSent(context.operation.paging.count, exchange),
   });
 
 /** Doublings of the page number before the kit gives up looking for the end (page 50 * 2^40 is beyond any listing). */

@@ -68,7 +68,6 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
   const history = createHistory(reads.matches);
   const pending = new Set<Promise<unknown>>();
   const shownOf = (exchange: Exchange, claim: Claim) => shownIn(reads, exchange, claim);
-  const kindOf = (claim: Claim) => (claim.term === '' ? 'page' : 'search');
   /** The rule on an answer; when it shows a version newer than any seen, or none explains it, after the head is read again. */
   const explainReading = async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
     const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
@@ -153,10 +152,21 @@ function headReadOf(reads: VersionReads, exchange: Exchange, full: boolean): Hea
 }
 
 /** The count an answer's count header gives, when the spec has one and it is a whole number. */
-function countOf(reads: VersionReads, exchange: Exchange): number | undefined {
-  const header = reads.countHeader ? exchange.response?.headers[reads.countHeader] : undefined;
+const countOf = (reads: VersionReads, exchange: Exchange): number | undefined => countSent(reads.countHeader, exchange);
+
+/**
+ * The count an answer sent in the header `name` (the spec's count header), when it is a whole number.
+ *
+ * @example
+ * countSent('x-total-count', exchange); // 312, or undefined when absent or not a whole number
+ */
+export function countSent(name: string | undefined, exchange: Exchange): number | undefined {
+  const header = name ? exchange.response?.headers[name] : undefined;
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
 }
+
+/** The kind of request a claim is, for the staleness measured for it. */
+const kindOf = (claim: Claim) => (claim.term === '' ? 'page' : 'search');
 
 /** See ListingVersions.shownOf. */
 function shownIn(reads: VersionReads, exchange: Exchange, claim: Claim): Shown | undefined {
@@ -249,8 +259,7 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
       };
     }
     case 'unexplained': {
-      const kind = claim.term === '' ? 'page' : 'search';
-      const older = olderGiving(versions.history, { claim, shown, span, kind, maxStaleMs: versions.maxStalenessMs });
+      const older = olderGiving(versions.history, { claim, shown, span, kind: kindOf(claim), maxStaleMs: versions.maxStalenessMs });
       return {
         kind: 'unexplained',
         why: `no version of the listing admissible for its time gives it (${verdict.admissible} admissible; the closest, ${versions.describe(verdict.closest)}, gives ${describeShown(verdict.expected, shown)})${
