@@ -252,6 +252,11 @@ export interface RunPlan {
   /** The rest of the run as estimated after the first reads, in ms. */
   readonly estimateMs: number;
   /**
+   * Of those used, the covering requests and special terms judged once the planned checks had ended, in the time
+   * they left (see run/extend-plan.ts); absent when none were.
+   */
+  readonly extended?: { readonly covering: number; readonly specialTerms: number };
+  /**
    * What was trimmed and why, e.g. `examples 50 -> 1, covering set 112 -> 40, special terms 50 -> 18: a search takes
    * 3.6 s here`; absent when nothing was.
    */

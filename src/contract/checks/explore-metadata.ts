@@ -135,6 +135,7 @@ export const exploreMetadata: ScenarioCheck = {
   kind: 'scenario',
   group: 'exploration',
   background: true,
+  grows: 'covering',
   description: 'generated requests get the X-Total-Count and Link the model expects, when sent (assumed)',
   evidence: 'the listing read to its end (or its end found) with at least 1 record, and 200 answers to generated requests',
   async run(context) {

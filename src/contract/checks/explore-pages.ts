@@ -198,6 +198,7 @@ export const explorePages: ScenarioCheck = {
   kind: 'scenario',
   group: 'exploration',
   background: true,
+  grows: 'covering',
   description: 'generated searches and pages (any valid page, size and term) get the slices and records the interface states',
   evidence: 'a listing with at least 1 record, and generated requests answered without a 5xx or redirect',
   async run(context) {

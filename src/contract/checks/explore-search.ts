@@ -23,6 +23,7 @@ export const exploreSearch: ScenarioCheck = {
   kind: 'scenario',
   group: 'exploration',
   background: true,
+  grows: 'covering',
   description: 'generated searches and pages find exactly the records the model expects, in order, 200 [] past the end (assumed)',
   evidence:
     'the listing read to its end (or its end found) with at least 1 record, and generated requests answered without a 5xx or redirect',

@@ -17,6 +17,7 @@ export const searchSpecialTerms: ScenarioCheck = {
   name: 'search_special_terms',
   kind: 'scenario',
   judgesEachAnswer: true,
+  grows: 'specialTerms',
   description:
     'hazard terms (SQL wildcards, regex, literals, quotes, formats, encodings, control characters, Unicode, 1,000 characters) are searched literally, never a 5xx',
   evidence: 'a listing with at least 1 record, and a 200 array for at least one special term',
@@ -25,7 +26,7 @@ export const searchSpecialTerms: ScenarioCheck = {
     if (missing) return missing;
     const findings: { term: string; finding: Finding }[] = [];
     const unusable: { label: string; exchange: Exchange }[] = [];
-    const terms = hazardProbes().slice(0, context.specialTerms);
+    const terms = hazardProbes().slice(context.specialTermsFrom ?? 0, context.specialTerms);
     const answers = await sendEach(context, terms, ({ term }) => context.send({ [context.parameters.search.name]: term }));
     for (const [i, { term }] of terms.entries()) {
       const exchange = answers[i]!;

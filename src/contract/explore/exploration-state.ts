@@ -26,7 +26,12 @@ export interface ExplorationState {
    * The covering set every exploration judges before its generated requests (drawn from the model as first
    * read), and what counts the pairs of each request judged into the operation's tally.
    */
-  readonly covering: { readonly values: readonly GeneratedRequest[]; readonly judged: (index: number) => void };
+  readonly covering: {
+    readonly values: readonly GeneratedRequest[];
+    /** The place of the first of `values` in the whole covering set (see OperationContext.coveringFrom). */
+    readonly first: number;
+    readonly judged: (index: number) => void;
+  };
   /**
    * Sends a generated request as explore_search and explore_metadata judge it (resolved against the model),
    * ahead of the judge; one with wrong credentials is explore_pages' to judge, and is not sent.
@@ -62,8 +67,10 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
       const model = createListingModel(listing);
       const made = coveringSet(model, context.parameters, context.seed);
       const { pairs } = made;
-      // A run trimmed to fit its time judges the first of the set: its order puts every class and the cheap pairs first.
-      const requests = made.requests.slice(0, context.covering ?? made.requests.length);
+      // A run trimmed to fit its time judges the first of the set: its order puts every class and the cheap pairs
+      // first; its extension, the next ones.
+      const first = context.coveringFrom ?? 0;
+      const requests = made.requests.slice(first, context.covering ?? made.requests.length);
       context.pairs.expect(pairs);
       const send = createQueryMemo(context);
       const resolved = new WeakMap<GeneratedRequest, ResolvedRequest>();
@@ -73,7 +80,11 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         reference: createReferencePages(context, send),
         send,
         wrong,
-        covering: { values: requests.map((r) => r.request), judged: (i: number) => context.pairs.judged(requests[i]!.classes) },
+        covering: {
+          values: requests.map((r) => r.request),
+          first,
+          judged: (i: number) => context.pairs.judged(requests[i]!.classes),
+        },
         resolve(generated: GeneratedRequest) {
           let request = resolved.get(generated);
           if (!request) {

@@ -33,7 +33,7 @@ export interface ExploreOptions<T> {
    * Values judged before the generated ones, whatever --examples (a covering set); `judged(i)` is told of each
    * that got an answer to judge.
    */
-  readonly covering?: { readonly values: readonly T[]; readonly judged?: (index: number) => void };
+  readonly covering?: { readonly values: readonly T[]; readonly first?: number; readonly judged?: (index: number) => void };
 }
 
 /** One exploration under way: what it judges with, and what it counted so far. */
@@ -127,19 +127,22 @@ function setAside<T>(run: Exploration<T>, finding: Finding, value: T, where: str
 
 /** The covering values, each judged; the first failure that stands, as it is (already among the plainest requests of its pair). */
 async function judgeCovering<T>(run: Exploration<T>, covering: readonly T[]): Promise<Finding | undefined> {
+  // Named by its place in the whole set: an extension of a trimmed plan judges from the middle of it.
+  const first = run.options.covering?.first ?? 0;
+  const place = (i: number) => `covering request ${first + i + 1} of ${first + covering.length}`;
   for (const [i, value] of covering.entries()) {
     run.tried += 1;
     run.sendAhead(run.tried + 2 * run.context.concurrency);
     const { judgement, confirmed } = await judgeFresh(run, value);
     if (judgement.kind === 'pass' || judgement.kind === 'fail') run.options.covering?.judged?.(i);
     if (judgement.kind === 'fail' && !confirmed) {
-      setAside(run, judgement.finding, value, `covering request ${i + 1} of ${covering.length}`);
+      setAside(run, judgement.finding, value, place(i));
       continue;
     }
     if (!tally(run, judgement, value))
       return {
         ...run.failure!,
-        message: `${run.failure!.message} (covering request ${i + 1} of ${covering.length})`,
+        message: `${run.failure!.message} (${place(i)})`,
         seed: run.context.seed,
       };
   }

@@ -59,6 +59,11 @@ export interface ScenarioCheck extends CheckBase {
    * wait on each answer in turn, so those are not held up behind them.
    */
   readonly background?: boolean;
+  /**
+   * The part of the plan its requests grow with: a trimmed plan judges more of it in the time left, this check
+   * running again on the next of them (see run/extend-plan.ts).
+   */
+  readonly grows?: 'covering' | 'specialTerms';
   run(context: OperationContext): Promise<Finding[] | Skip | Partly>;
 }
 

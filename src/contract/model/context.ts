@@ -25,8 +25,15 @@ export interface OperationContext {
   readonly examples: number;
   /** Requests of the covering set an exploration judges, the first of its order (all when absent). */
   readonly covering?: number;
+  /**
+   * The first of them it judges (0 when absent): a trimmed plan's extension judges the covering set from where the
+   * plan stopped (see run/extend-plan.ts).
+   */
+  readonly coveringFrom?: number;
   /** Special terms search_special_terms sends, the first of their order (all when absent). */
   readonly specialTerms?: number;
+  /** The first of them it sends (0 when absent), as coveringFrom. */
+  readonly specialTermsFrom?: number;
   /** The key the run sends (to derive wrong keys that resemble it); never shown. */
   readonly apiKey: string | undefined;
   /** Requests the run may have in flight: above 1, a check may send requests it will need ahead, at once. */

@@ -35,6 +35,18 @@ export const planFlags = (plan: RunPlan | undefined) =>
       ].join('')
     : '';
 
+/** What a trimmed plan judged after its checks (`covering set 40 -> 52, special terms 18 -> 23`). */
+function extendedWords({ covering, specialTerms, extended }: RunPlan): string {
+  const parts = [
+    ['covering set', covering.used, extended?.covering ?? 0],
+    ['special terms', specialTerms.used, extended?.specialTerms ?? 0],
+  ] as const;
+  return parts
+    .filter(([, , more]) => more > 0)
+    .map(([name, used, more]) => `${name} ${used - more} -> ${used}`)
+    .join(', ');
+}
+
 /** The command that replays a generated failure: the same seed and plan, that check alone. */
 export const replayCommand = (target: string, seed: number, check: string, plan?: RunPlan) =>
   `tempmon contract --target '${target}' --seed ${seed}${planFlags(plan)} --checks ${check}`;
@@ -181,6 +193,7 @@ export function consoleReport(report: ContractReport, secrets: Secrets): string 
         `pairs of parameter classes covered: ${covered.map((c) => `${c.operationId} ${c.pairs!.covered} of ${c.pairs!.total}`).join(', ')}`,
       );
     if (report.plan?.why) lines.push(`planned to fit --max-duration: ${report.plan.why}`);
+    if (report.plan?.extended) lines.push(`judged in the time left: ${extendedWords(report.plan)}`);
     if (report.timing) lines.push(...timingSection(report.timing));
   }
   lines.push(...verdictLines(report));

@@ -20,16 +20,24 @@ const rejudgingOf = (scope: RunScope, run: OperationRun): Rejudging => ({
   runAgain: (check, context) => runScenario(checkNamed(scope, check), context, deadlineSkip(scope)),
 });
 
-/** Every check of one operation: its scenarios, judged again if the data changed, then its responses. */
-async function checkOperation(scope: RunScope, run: OperationRun, probe: Exchange): Promise<CheckOutcome[]> {
+/**
+ * The scenario checks of one operation on its context: judged by the versions rule, and again if the data changed.
+ *
+ * @example
+ * const outcomes = await judgedScenarios(scope, run, probe);
+ */
+export async function judgedScenarios(scope: RunScope, run: OperationRun, probe: Exchange): Promise<CheckOutcome[]> {
   const scenarios = await rejudged(await scenariosOf(scope, run));
-  const outcomes = underCause(scope.checks, await judgeAgainIfChanged(rejudgingOf(scope, run), scenarios, probe));
-  await run.recorder.settled();
-  return [...outcomes, ...run.judge.outcomes()];
+  return underCause(scope.checks, await judgeAgainIfChanged(rejudgingOf(scope, run), scenarios, probe));
 }
 
+/** The scenario outcomes of every operation (in order), and what the run does once they are all in. */
+export type AfterPlanned = (planned: readonly CheckOutcome[][]) => Promise<readonly CheckOutcome[][]>;
+
 /**
- * The outcomes of every operation, in the order of the operations however their answers interleave.
+ * The outcomes of every operation, in the order of the operations however their answers interleave: the scenario
+ * checks of all, then `afterPlanned` with them (a trimmed plan's extension, see run/extend-plan.ts), then each
+ * operation's response checks over every answer it got.
  *
  * @example
  * const outcomes = await checkOperations(scope, runs, probes);
@@ -38,13 +46,18 @@ export async function checkOperations(
   scope: RunScope,
   runs: readonly OperationRun[],
   probes: readonly Exchange[],
+  afterPlanned?: AfterPlanned,
 ): Promise<CheckOutcome[]> {
-  const outcomes: CheckOutcome[] = [];
-  const started = scope.settings.concurrency === 1 ? undefined : runs.map((run, i) => checkOperation(scope, run, probes[i]!));
+  const planned: CheckOutcome[][] = [];
+  const started = scope.settings.concurrency === 1 ? undefined : runs.map((run, i) => judgedScenarios(scope, run, probes[i]!));
   // A listing's failure waits its turn to be thrown: it must not go unhandled meanwhile.
   for (const operation of started ?? []) operation.catch(() => undefined);
+  for (const [i, run] of runs.entries()) planned.push(await (started ? started[i]! : judgedScenarios(scope, run, probes[i]!)));
+  const scenarios = afterPlanned ? await afterPlanned(planned) : planned;
+  const outcomes: CheckOutcome[] = [];
   for (const [i, run] of runs.entries()) {
-    outcomes.push(...(await (started ? started[i]! : checkOperation(scope, run, probes[i]!))));
+    await run.recorder.settled();
+    outcomes.push(...scenarios[i]!, ...run.judge.outcomes());
   }
   return outcomes;
 }

@@ -22,7 +22,16 @@ import { identities, recordsOf } from '../records.ts';
 export interface ContextSettings
   extends Pick<
     OperationContext,
-    'maxResponseTimeMs' | 'seed' | 'examples' | 'covering' | 'specialTerms' | 'apiKey' | 'concurrency' | 'pathsAsWritten'
+    | 'maxResponseTimeMs'
+    | 'seed'
+    | 'examples'
+    | 'covering'
+    | 'coveringFrom'
+    | 'specialTerms'
+    | 'specialTermsFrom'
+    | 'apiKey'
+    | 'concurrency'
+    | 'pathsAsWritten'
   > {
   readonly maxPages: number;
   /** Staleness beyond which no version explains an answer (--max-staleness). */
@@ -79,6 +88,8 @@ export function createOperationContext(
     examples: settings.examples,
     ...(settings.covering !== undefined ? { covering: settings.covering } : {}),
     ...(settings.specialTerms !== undefined ? { specialTerms: settings.specialTerms } : {}),
+    ...(settings.coveringFrom ? { coveringFrom: settings.coveringFrom } : {}),
+    ...(settings.specialTermsFrom ? { specialTermsFrom: settings.specialTermsFrom } : {}),
     apiKey: settings.apiKey,
     concurrency: settings.concurrency,
     pathsAsWritten: settings.pathsAsWritten,

@@ -18,30 +18,42 @@ export const PLAN_REQUESTS = {
   search: { fixed: 5, perExample: 1 },
   page: { fixed: 112, perExample: 0.25 },
 } as const;
-/** The share of the time left the estimate may fill: rechecks, re-sends and a listing that moves need the rest. */
-const FILL = 0.8;
+/**
+ * The share of the time left the estimate may fill: rechecks, re-sends and a listing that moves need the rest, and
+ * the estimate is off by up to a few tenths either way; a plan trimmed judges more in what is left once its checks
+ * end (see extend-plan.ts).
+ */
+export const FILL = 0.75;
 /** The seeded no-match term's index for the timed search: it scans everything a search can (no early stop). */
 const TIMED_SEARCH = 7;
 
 /** How much of the plan a run keeps: --examples, and the first requests of the covering set and special terms. */
-interface Breadth {
+export interface Breadth {
   readonly examples: number;
   readonly covering: number;
   readonly specialTerms: number;
 }
 
+/** A run's plan, and what it was made from: the breadth asked and used, and the estimate of any breadth in ms. */
+export interface Planned {
+  readonly plan: RunPlan;
+  readonly asked: Breadth;
+  readonly used: Breadth;
+  readonly cost: (breadth: Breadth) => number;
+}
+
 /**
  * Times one search per listing (a term nothing holds, so the target reads all it searches), estimates the rest of
  * the run with searches one at a time (as a database without a search index runs them), and returns the plan:
- * as asked when it fits 80% of the time left; else --examples trimmed to the most that fit (at least 1); else,
+ * as asked when it fits 75% of the time left (FILL); else --examples trimmed to the most that fit (at least 1); else,
  * with 1 example, the covering set and the special terms trimmed together to the most that fit, down to every
  * class of each once; with why.
  *
  * @example
- * const plan = await planRun(scope, runs, performance.now() - startedAt);
+ * const { plan } = await planRun(scope, runs, performance.now() - startedAt);
  * if (plan.why) console.log(plan.why); // examples 50 -> 1, covering set 112 -> 40, special terms 50 -> 18: ...
  */
-export async function planRun(scope: RunScope, runs: readonly OperationRun[], elapsedMs: number): Promise<RunPlan> {
+export async function planRun(scope: RunScope, runs: readonly OperationRun[], elapsedMs: number): Promise<Planned> {
   const timed = await Promise.all(
     runs.map(async ({ context }) => {
       // On a connection of its own where the client can choose: a server keeping state per connection (a
@@ -79,7 +91,7 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
     specialTerms: { asked: asked.specialTerms, used: used.specialTerms },
     estimateMs: Math.round(cost(used)),
   };
-  if (used === asked) return plan;
+  if (used === asked) return { plan, asked, used, cost };
   const parts = [
     `examples ${asked.examples} -> ${used.examples}`,
     ...(used.covering !== asked.covering ? [`covering set ${asked.covering} -> ${used.covering}`] : []),
@@ -88,11 +100,21 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
   const search = `a search takes ${seconds(Math.max(...searchMs))} here`;
   const whole = Math.ceil((cost(asked) / FILL + elapsedMs) / 60_000) * 60;
   return {
-    ...plan,
-    why: fits(used)
-      ? `${parts}: ${search}`
-      : `${parts}, and the run still needs about ${seconds(cost(used) + elapsedMs)} of the ${seconds(scope.maxDurationMs)} it has: ${search}; --max-duration ${whole} gives the whole run`,
+    asked,
+    used,
+    cost,
+    plan: {
+      ...plan,
+      why: why(fits(used), parts, search, cost(used) + elapsedMs, scope.maxDurationMs, whole),
+    },
   };
+}
+
+/** Why the plan was trimmed: what, the search that made it, and when it does not fit even so, the budget that would. */
+function why(fits: boolean, parts: string, search: string, needsMs: number, hasMs: number, whole: number): string {
+  return fits
+    ? `${parts}: ${search}`
+    : `${parts}, and the run still needs about ${seconds(needsMs)} of the ${seconds(hasMs)} it has: ${search}; --max-duration ${whole} gives the whole run`;
 }
 
 /**
@@ -114,13 +136,17 @@ function trimmed(asked: Breadth, fits: (breadth: Breadth) => boolean, everyClass
   const examples = Math.min(1, asked.examples);
   const fewestCovering = Math.min(asked.covering, everyClass);
   const fewestTerms = Math.min(asked.specialTerms, HAZARD_CLASSES);
-  const share = (covering: number): Breadth => ({
-    examples,
-    covering,
-    specialTerms: Math.max(fewestTerms, Math.ceil((asked.specialTerms * covering) / Math.max(1, asked.covering))),
-  });
+  const share = (covering: number): Breadth => ({ examples, covering, specialTerms: Math.max(fewestTerms, termsAt(asked, covering)) });
   for (let covering = asked.covering; covering > fewestCovering; covering -= 1) if (fits(share(covering))) return share(covering);
   return { examples, covering: fewestCovering, specialTerms: fewestTerms };
 }
+
+/**
+ * The special terms at the covering set's share of `asked`: a plan trimmed, or extended, keeps both in step.
+ *
+ * @example
+ * termsAt({ examples: 1, covering: 112, specialTerms: 50 }, 56); // 25
+ */
+export const termsAt = (asked: Breadth, covering: number) => Math.ceil((asked.specialTerms * covering) / Math.max(1, asked.covering));
 
 const seconds = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${(ms / 1000).toFixed(1)} s`);

@@ -16,6 +16,7 @@ import { prepareRuns } from './operation-runs.ts';
 import { probeListings } from './probe-listings.ts';
 import { contextFor, type RunScope } from './run-scope.ts';
 import { planRun } from './plan-run.ts';
+import { extendPlan } from './extend-plan.ts';
 
 export type { ContractOptions } from '../options/contract-options.ts';
 
@@ -45,13 +46,19 @@ export async function runContract(asked: ContractOptions): Promise<ContractRepor
     const asked = scopeOf(options, { checks, client, judges, deadline: stopAt.signal, maxDurationMs });
     const runs = prepareRuns(asked, operations);
     const probes = await probeListings(runs);
-    const plan = await planRun(asked, runs, performance.now() - startedAt);
-    const trimmed = (['examples', 'covering', 'specialTerms'] as const).filter((part) => plan[part].used !== plan[part].asked);
-    const scope = { ...asked, settings: { ...asked.settings, ...Object.fromEntries(trimmed.map((part) => [part, plan[part].used])) } };
+    const planned = await planRun(asked, runs, performance.now() - startedAt);
+    const extension = extendPlan(asked, runs, probes, planned, () => performance.now() - startedAt);
+    const trimmed = (['examples', 'covering', 'specialTerms'] as const).filter(
+      (part) => planned.plan[part].used !== planned.plan[part].asked,
+    );
+    const scope = {
+      ...asked,
+      settings: { ...asked.settings, ...Object.fromEntries(trimmed.map((part) => [part, planned.plan[part].used])) },
+    };
     // A plan trimmed: the checks' contexts say so (nothing has read them yet).
     if (trimmed.length > 0)
       for (const run of runs) run.context = contextFor(scope, run.operation, run.client, run.track, { shared: run.context });
-    const outcomes = await checkOperations(scope, runs, probes);
+    const outcomes = await checkOperations(scope, runs, probes, extension.afterPlanned);
     const coverage = await coverageOfRuns(runs);
     const { seed, examples } = scope.settings;
     const logged = client.timing?.report();
@@ -64,7 +71,7 @@ export async function runContract(asked: ContractOptions): Promise<ContractRepor
       stats: client.stats,
       seed,
       examples,
-      plan,
+      plan: extension.plan(),
       listings: runs.map((run) => run.judge.answers()),
       ...(timing ? { timing } : {}),
     });

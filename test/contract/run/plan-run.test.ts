@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coveringCosts } from '../../../src/contract/material/covering-set.ts';
 import { hazardProbes } from '../../../src/contract/material/hazard-terms.ts';
-import { PLAN_REQUESTS, planRun } from '../../../src/contract/run/plan-run.ts';
+import { FILL, PLAN_REQUESTS, planRun } from '../../../src/contract/run/plan-run.ts';
 import { listingParameters } from '../../../src/spec/listing-parameters.ts';
 import type { OperationRun } from '../../../src/contract/run/operation-runs.ts';
 import type { RunScope } from '../../../src/contract/run/run-scope.ts';
@@ -54,7 +54,7 @@ describe('a run planned to fit --max-duration', () => {
   it('keeps --examples when the estimate fits, after one timed search per listing for a term nothing holds', async () => {
     const sent: Record<string, string>[] = [];
     const { runs, scope } = target(300, sent);
-    const plan = await planRun(scope, runs, 1_000);
+    const { plan } = await planRun(scope, runs, 1_000);
     expect(plan).toEqual({
       examples: { asked: 50, used: 50 },
       covering: { asked: ALL.covering, used: ALL.covering },
@@ -65,10 +65,10 @@ describe('a run planned to fit --max-duration', () => {
     expect(sent[0]!.search).toMatch(/^zq[b-df-hj-np-tv-xz0-9]{24}$/);
   });
 
-  it('trims the examples to the most that fit 80% of the time left, and says why', async () => {
+  it('trims the examples to the most that fit FILL (75%) of the time left, and says why', async () => {
     const { runs, scope } = target(600);
-    const plan = await planRun(scope, runs, 1_000);
-    const fits = Array.from({ length: 50 }, (_, i) => 50 - i).find((e) => estimate(e, 600) <= 0.8 * 299_000)!;
+    const { plan } = await planRun(scope, runs, 1_000);
+    const fits = Array.from({ length: 50 }, (_, i) => 50 - i).find((e) => estimate(e, 600) <= FILL * 299_000)!;
     expect(fits).toBeGreaterThan(1);
     expect(fits).toBeLessThan(50);
     expect(plan).toMatchObject({
@@ -82,8 +82,8 @@ describe('a run planned to fit --max-duration', () => {
 
   it('then trims the covering set and the special terms together, at one example, to the most that fit, and says why', async () => {
     const { runs, scope } = target(1_800);
-    const plan = await planRun(scope, runs, 1_000);
-    expect(estimate(1, 1_800)).toBeGreaterThan(0.8 * 299_000);
+    const { plan } = await planRun(scope, runs, 1_000);
+    expect(estimate(1, 1_800)).toBeGreaterThan(FILL * 299_000);
     const { covering: k, specialTerms: s } = plan;
     expect(plan.examples).toEqual({ asked: 50, used: 1 });
     expect(k.used).toBeLessThan(k.asked);
@@ -91,8 +91,8 @@ describe('a run planned to fit --max-duration', () => {
     // The same share of each, and the most that fit: one more covering request would not.
     expect(s.used).toBe(Math.max(11, Math.ceil((s.asked * k.used) / k.asked)));
     const breadth = (n: number) => ({ covering: n, specialTerms: Math.max(11, Math.ceil((s.asked * n) / k.asked)) });
-    expect(estimate(1, 1_800, breadth(k.used))).toBeLessThanOrEqual(0.8 * 299_000);
-    expect(estimate(1, 1_800, breadth(k.used + 1))).toBeGreaterThan(0.8 * 299_000);
+    expect(estimate(1, 1_800, breadth(k.used))).toBeLessThanOrEqual(FILL * 299_000);
+    expect(estimate(1, 1_800, breadth(k.used + 1))).toBeGreaterThan(FILL * 299_000);
     expect(plan.why).toBe(
       `examples 50 -> 1, covering set ${k.asked} -> ${k.used}, special terms ${s.asked} -> ${s.used}: a search takes 1.8 s here`,
     );
@@ -100,10 +100,10 @@ describe('a run planned to fit --max-duration', () => {
 
   it('says how long the whole run would take, and the flag that gives it, when even every class once does not fit', async () => {
     const { runs, scope } = target(6_000);
-    const plan = await planRun(scope, runs, 1_000);
+    const { plan } = await planRun(scope, runs, 1_000);
     const least = { covering: covering.everyClass, specialTerms: 11 };
     expect(plan).toMatchObject({ examples: { used: 1 }, covering: { used: least.covering }, specialTerms: { used: 11 } });
-    const minutes = Math.ceil((estimate(50, 6_000) / 0.8 + 1_000) / 60_000);
+    const minutes = Math.ceil((estimate(50, 6_000) / FILL + 1_000) / 60_000);
     expect(plan.why).toBe(
       `examples 50 -> 1, covering set ${ALL.covering} -> ${least.covering}, special terms ${ALL.specialTerms} -> 11, and the run still needs about ${Math.round((estimate(1, 6_000, least) + 1_000) / 60_000)} min of the 5 min it has: a search takes 6.0 s here; --max-duration ${minutes * 60} gives the whole run`,
     );
@@ -111,7 +111,7 @@ describe('a run planned to fit --max-duration', () => {
 
   it('trims from what was asked: --covering and --special-terms given are the most it keeps', async () => {
     const { runs, scope } = target(300);
-    const plan = await planRun({ ...scope, settings: { ...scope.settings, covering: 30, specialTerms: 12 } } as RunScope, runs, 1_000);
+    const { plan } = await planRun({ ...scope, settings: { ...scope.settings, covering: 30, specialTerms: 12 } } as RunScope, runs, 1_000);
     expect(plan).toMatchObject({ covering: { asked: 30, used: 30 }, specialTerms: { asked: 12, used: 12 } });
     expect(plan.why).toBeUndefined();
   });
