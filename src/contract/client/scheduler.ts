@@ -6,8 +6,11 @@ import { sleep } from './sleep.ts';
 
 /** Lets requests go in their turn. */
 export interface Scheduler {
-  /** Runs `send` in its turn; undefined when the deadline passed first. */
-  inTurn<T>(send: () => Promise<T>, priority?: number): Promise<T | undefined>;
+  /**
+   * Runs `send` in its turn; undefined when the deadline passed first. With a `kind`, it waits for room under that
+   * kind's own limit too (see ConcurrencyLimit.of), and requests of other kinds queued behind it go meanwhile.
+   */
+  inTurn<T>(send: () => Promise<T>, priority?: number, kind?: string): Promise<T | undefined>;
   /**
    * Runs `sends` as one group in one turn, let through whole: once the group's turn comes, each starts as soon
    * as the rate allows, none waiting for a slot of its own; undefined for those the deadline stopped.
@@ -39,6 +42,8 @@ interface Unit {
   readonly priority: number;
   /** Starts only with nothing in flight, and holds every slot while it runs; its requests wait for their turns (mayGo). */
   readonly alone?: boolean;
+  /** A single request's kind: it waits for room under that kind's limit. */
+  readonly kind?: string;
   readonly members: readonly (() => Promise<void>)[];
   /** Members started so far. */
   started: number;
@@ -58,6 +63,25 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let fixed = Math.max(1, options.concurrency ?? 1);
   const limitNow = () => (options.limit ? options.limit.current() : fixed);
   let inFlight = 0;
+  /** Requests in flight per kind (those sent with one). */
+  const ofKind = new Map<string, number>();
+  /** Whether `unit` may start now: a request of a kind under its kind's limit too; a group whole. */
+  const fits = (unit: Unit, limit: number) => {
+    if (unit.kind !== undefined) {
+      const kindLimit = options.limit ? options.limit.of(unit.kind) : fixed;
+      return inFlight < limit && (ofKind.get(unit.kind) ?? 0) < kindLimit;
+    }
+    return inFlight + Math.min(unit.members.length, limit) <= limit;
+  };
+  /** The first queued unit that may start now: one waiting for its kind lets those behind it by, nothing passes a group or a unit run alone. */
+  const nextUnit = (limit: number): number => {
+    for (const [i, unit] of queue.entries()) {
+      if (unit.alone) return i === 0 && inFlight === 0 ? i : -1;
+      if (fits(unit, limit)) return i;
+      if (unit.kind === undefined) return -1;
+    }
+    return -1;
+  };
   const queue: Unit[] = [];
   /** The group whose members are starting: it goes on before any other unit. */
   let starting: Unit | undefined;
@@ -72,38 +96,42 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (aloneRunning) return;
       const limit = limitNow();
       if (!starting) {
-        const head = queue[0];
-        if (!head || inFlight + Math.min(head.members.length, limit) > limit) return;
-        if (head.alone) {
-          if (inFlight === 0) run(queue.shift()!.members[0]!, true);
+        const at = nextUnit(limit);
+        if (at < 0) return;
+        const [unit] = queue.splice(at, 1);
+        if (unit!.alone) {
+          run(unit!.members[0]!, true);
           return;
         }
-        starting = queue.shift();
+        starting = unit;
       }
       if (inFlight >= limit) return;
       const unit = starting!;
       const member = unit.members[unit.started]!;
       unit.started += 1;
       if (unit.started === unit.members.length) starting = undefined;
-      run(member, false);
+      run(member, false, unit.kind);
     }
   };
-  /** Starts `member`, holding every slot while it runs when `alone`. */
-  const run = (member: () => Promise<void>, alone: boolean) => {
+  /** Starts `member`, holding every slot while it runs when `alone`, counted under its kind when it has one. */
+  const run = (member: () => Promise<void>, alone: boolean, kind?: string) => {
     inFlight += 1;
+    if (kind !== undefined) ofKind.set(kind, (ofKind.get(kind) ?? 0) + 1);
     aloneRunning = alone;
     void member().finally(() => {
       inFlight -= 1;
+      if (kind !== undefined) ofKind.set(kind, ofKind.get(kind)! - 1);
       aloneRunning = false;
       pump();
     });
   };
   /** Queues `sends` as one unit; each resolves with its answer, or undefined when the deadline passed first. */
-  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false): Promise<T | undefined>[] => {
+  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false, kind?: string): Promise<T | undefined>[] => {
     if (sends.length === 0) return [];
     const made = sends.map((send) => deferred(async () => (alone || (await mayStart()) ? send() : undefined)));
     const at = queue.findIndex((unit) => unit.priority < priority);
-    queue.splice(at < 0 ? queue.length : at, 0, { priority, members: made.map((m) => m.start), started: 0, alone });
+    const unit: Unit = { priority, members: made.map((m) => m.start), started: 0, alone, ...(kind !== undefined ? { kind } : {}) };
+    queue.splice(at < 0 ? queue.length : at, 0, unit);
     pump();
     return made.map((m) => m.answer);
   };
@@ -114,7 +142,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       fixed = 1;
       hold.until = Math.max(hold.until, performance.now() + waitMs);
     },
-    inTurn: (send, priority = 0) => enqueue([send], priority)[0]!,
+    inTurn: (send, priority = 0, kind) => enqueue([send], priority, false, kind)[0]!,
     together: (sends, priority = 0) => Promise.all(enqueue(sends, priority)),
     alone: (run) => enqueue([() => run(mayStart)], Number.POSITIVE_INFINITY, true)[0]!,
   };
