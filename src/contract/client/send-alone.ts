@@ -100,29 +100,11 @@ export function createSendAlone(parts: {
     timing.sentAlone('notSent');
     return { ...first, notSentAlone: true };
   };
-  /**
-   * Requests given up on under load, as they were given up: when, and until when the target may still be running
-   * them and those before. Each may run up to a timeout more, and on a target with few workers they wait in line,
-   * so their times add up (the last failure's load alone undercounts a line built by many small ones).
-   */
-  const givenUp: { readonly at: number; readonly busyUntil: number }[] = [];
   return {
     remember: (kind, request) => {
       probes.set(kind, request);
     },
-    loadAt(startedAt, inFlight) {
-      const now = performance.now();
-      // Only those given up on before it started: one given up on later was in flight beside it, counted there.
-      const before = givenUp.findLast((g) => g.at <= startedAt)?.busyUntil ?? Number.NEGATIVE_INFINITY;
-      const behind = before > startedAt ? Math.ceil((before - startedAt) / timeoutMs) + 1 : 0;
-      const load = Math.max(inFlight, behind);
-      if (load > 1) {
-        givenUp.push({ at: now, busyUntil: Math.max(givenUp.at(-1)?.busyUntil ?? now, now) + timeoutMs });
-        // What ended a timeout before the earliest request still in flight could have started is no longer asked.
-        while (givenUp.length > 1 && givenUp[1]!.at < now - 2 * timeoutMs) givenUp.shift();
-      }
-      return load;
-    },
+    loadAt: loadOfFailures(timeoutMs),
     notAgain,
     async again(first, resend) {
       if (left <= 0 || signal?.aborted) return notAgain(first);
@@ -138,5 +120,28 @@ export function createSendAlone(parts: {
       timing.sentAlone(failed ? 'failedAlone' : 'answered');
       return { ...alone, firstUnderLoad: first };
     },
+  };
+}
+
+/** See SendAlone.loadAt: a failed request's load, from those given up on before it (each after `timeoutMs`). */
+function loadOfFailures(timeoutMs: number): SendAlone['loadAt'] {
+  /**
+   * Requests given up on under load, as they were given up: when, and until when the target may still be running
+   * them and those before. Each may run up to a timeout more, and on a target with few workers they wait in line,
+   * so their times add up (the last failure's load alone undercounts a line built by many small ones).
+   */
+  const givenUp: { readonly at: number; readonly busyUntil: number }[] = [];
+  return (startedAt, inFlight) => {
+    const now = performance.now();
+    // Only those given up on before it started: one given up on later was in flight beside it, counted there.
+    const before = givenUp.findLast((g) => g.at <= startedAt)?.busyUntil ?? Number.NEGATIVE_INFINITY;
+    const behind = before > startedAt ? Math.ceil((before - startedAt) / timeoutMs) + 1 : 0;
+    const load = Math.max(inFlight, behind);
+    if (load > 1) {
+      givenUp.push({ at: now, busyUntil: Math.max(givenUp.at(-1)?.busyUntil ?? now, now) + timeoutMs });
+      // What ended a timeout before the earliest request still in flight could have started is no longer asked.
+      while (givenUp.length > 1 && givenUp[1]!.at < now - 2 * timeoutMs) givenUp.shift();
+    }
+    return load;
   };
 }
