@@ -91,23 +91,20 @@ export function createHistory(matches: Matcher): ListingHistory {
   // Measured as sightings come (in the order answered): how far and how long a read was behind what was seen before it.
   const measured = { behind: 0, stale: 0 };
   let broken: number | undefined;
-  // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
-  let early: { records: readonly Json[]; span: Span; read: HeadRead }[] | undefined = [];
-  const take = (records: readonly Json[], span: Span, { count, connection, full, loose }: HeadRead) => {
-    const top = lineage!.head(records, full);
+  const take = (records: readonly Json[], span: Span, read: HeadRead) => {
+    const sighting = sightingIn(lineage!, records, span, read);
     // Records that all arrived since the newest version known: placed once a longer read of the head shows them.
-    if (top === 'ahead') return true;
-    if (top === undefined && loose) return false;
-    if (top === undefined) {
-      broken = Math.min(broken ?? span.sent, span.sent);
+    if (sighting === 'ahead') return true;
+    if (sighting === undefined) {
+      if (!read.loose) broken = Math.min(broken ?? span.sent, span.sent);
       return false;
     }
-    const tail = count !== undefined ? top - count : undefined;
-    const sighting = { ...span, top, ...(tail !== undefined ? { tail } : {}), ...(connection !== undefined ? { connection } : {}) };
     measure(measured, sightings, sighting);
     sightings.push(sighting);
     return true;
   };
+  // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
+  const early = heldUntilBase(take);
   const history: ListingHistory = {
     sightings,
     neverCaughtUp: false,
@@ -122,26 +119,15 @@ export function createHistory(matches: Matcher): ListingHistory {
       baseTop = lineage.ids.length;
       const tail = total !== undefined ? baseTop - total : complete ? 0 : undefined;
       sightings.push({ ...span, top: baseTop, ...(tail !== undefined ? { tail } : {}) });
-      const before = early!.sort((a, b) => a.span.answered - b.span.answered);
-      early = undefined;
-      for (const read of before) take(read.records, read.span, read.read);
+      early.release();
     },
-    sighting(records, span, read = {}) {
-      if (early) {
-        early.push({ records, span, read });
-        return true;
-      }
-      return take(records, span, read);
-    },
+    sighting: (records, span, read = {}) => early.sighting(records, span, read),
     admissible: (span, widenMs, behind = 0) => (lineage ? admissibleIn(sightings, history.seen()!, span, widenMs, behind) : undefined),
     behindVersions: () => measured.behind,
     brokenSince: () => broken,
     seen: () => (lineage ? { oldest: Math.min(baseTop, ...sightings.map((s) => s.top)), newest: lineage.ids.length } : undefined),
     tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top),
-    agedBy(top, at) {
-      const newer = sightings.filter((s) => s.top > top).map((s) => s.answered);
-      return newer.length === 0 ? 0 : Math.max(0, at - Math.min(...newer));
-    },
+    agedBy: (top, at) => agedIn(sightings, top, at),
     staleness: (kind) => (kind === 'search' ? Math.max(searchLag, measured.stale) : measured.stale),
     noteSearchLag(ms) {
       searchLag = Math.max(searchLag, ms);
@@ -154,6 +140,30 @@ export function createHistory(matches: Matcher): ListingHistory {
       }),
   };
   return history;
+}
+
+/**
+ * Reads of the head handed to `take`, those that come before the listing was read whole held until it is (`release`,
+ * then taken in the order answered): the lineage starts from the listing read whole.
+ */
+function heldUntilBase(take: (records: readonly Json[], span: Span, read: HeadRead) => boolean) {
+  let early: { records: readonly Json[]; span: Span; read: HeadRead }[] | undefined = [];
+  return {
+    /** Takes in a read of the head, or holds it (true: held, it says nothing against the lineage yet). */
+    sighting(records: readonly Json[], span: Span, read: HeadRead): boolean {
+      if (early) {
+        early.push({ records, span, read });
+        return true;
+      }
+      return take(records, span, read);
+    },
+    /** Takes in the reads held, in the order answered, and every read after as it comes: the listing was read whole. */
+    release(): void {
+      const before = early!.sort((a, b) => a.span.answered - b.span.answered);
+      early = undefined;
+      for (const read of before) take(read.records, read.span, read.read);
+    },
+  };
 }
 
 /**
@@ -192,6 +202,12 @@ function admissibleIn(
   return { low: Math.max(seen.oldest, Math.min(low, seen.newest)), high: Math.min(seen.newest, Math.max(high, seen.oldest)) };
 }
 
+/** See ListingHistory.agedBy. */
+function agedIn(sightings: readonly Sighting[], top: number, at: number): number {
+  const newer = sightings.filter((s) => s.top > top).map((s) => s.answered);
+  return newer.length === 0 ? 0 : Math.max(0, at - Math.min(...newer));
+}
+
 /** See ListingHistory.tails: from the reads that sent a count, tails never going back as versions grow. */
 function tailsIn(sightings: readonly Sighting[], complete: boolean, baseTop: number, top: number): { low: number; high: number } {
   let low = complete ? 0 : Number.NEGATIVE_INFINITY;
@@ -204,6 +220,22 @@ function tailsIn(sightings: readonly Sighting[], complete: boolean, baseTop: num
   // No read sent a count: records leave the tail at most as fast as they arrive (a window), or not at all.
   if (high === Number.POSITIVE_INFINITY) high = Number.isFinite(low) ? low + Math.max(0, top - baseTop) : low;
   return { low, high: Math.max(low, high) };
+}
+
+/**
+ * The sighting a read of the head is of `lineage`'s versions (the lineage takes in the records it lacked): `ahead`
+ * when its records all arrived since the newest version known, undefined when no version explains it.
+ */
+function sightingIn(
+  lineage: Lineage,
+  records: readonly Json[],
+  span: Span,
+  { count, connection, full }: HeadRead,
+): Sighting | 'ahead' | undefined {
+  const top = lineage.head(records, full);
+  if (top === 'ahead' || top === undefined) return top;
+  const tail = count !== undefined ? top - count : undefined;
+  return { ...span, top, ...(tail !== undefined ? { tail } : {}), ...(connection !== undefined ? { connection } : {}) };
 }
 
 /**
