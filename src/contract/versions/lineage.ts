@@ -112,26 +112,12 @@ export function createLineage(records: readonly Json[], complete: boolean, match
       const { from, to } = inWindow(state, version, term);
       return to - from;
     },
-    mend(records) {
-      const known = records.findIndex((record) => state.positions.has(identity(record)));
-      if (known < 0) return;
-      const seam = identity(records[known]!);
-      if (known > 0 && state.torn.seams?.has(seam)) insert(state, state.positions.get(seam)! + 1, records.slice(0, known));
-      follows(state, records.slice(known), state.positions.get(seam)!);
-    },
+    mend: (records) => mendIn(state, records),
     observe(records) {
       for (const record of records) if (state.positions.has(identity(record))) note(state, record);
     },
     edited: (id, term) => state.changed.has(id) || (term !== undefined && foundInEditsOnly(state, state.byId.get(id), term)),
-    editedIn(version, term) {
-      const inside = (at: number) => at >= version.tail && at < version.top;
-      const changed = [...state.changed].map((id) => state.positions.get(id)!).filter(inside);
-      if (term === undefined || term === '' || state.fields.size === 0) return changed.length;
-      const only = editsOnlyOf(state, term);
-      const [from, to] = [lowerBound(only.positions, Math.max(0, version.tail)), lowerBound(only.positions, version.top)];
-      const alsoOnly = (at: number) => only.positions[lowerBound(only.positions, at)] === at;
-      return changed.length + (to - from) - changed.filter(alsoOnly).length;
-    },
+    editedIn: (version, term) => editedInVersion(state, version, term),
     reachesEdits: (term) => term !== '' && state.fields.size > 0 && editsOnlyOf(state, term).positions.length > 0,
     head: (answer, full) => headOf(state, answer, full),
     locate: (answerIds, offset) => locateIn(state, answerIds, offset),
@@ -188,6 +174,17 @@ function note(state: State, record: Json): void {
   state.byId.set(id, record);
 }
 
+/** See Lineage.editedIn. */
+function editedInVersion(state: State, version: Version, term: string | undefined): number {
+  const inside = (at: number) => at >= version.tail && at < version.top;
+  const changed = [...state.changed].map((id) => state.positions.get(id)!).filter(inside);
+  if (term === undefined || term === '' || state.fields.size === 0) return changed.length;
+  const only = editsOnlyOf(state, term);
+  const [from, to] = [lowerBound(only.positions, Math.max(0, version.tail)), lowerBound(only.positions, version.top)];
+  const alsoOnly = (at: number) => only.positions[lowerBound(only.positions, at)] === at;
+  return changed.length + (to - from) - changed.filter(alsoOnly).length;
+}
+
 /** Whether `term` finds `record` only in fields seen to change (without them, it would not find it). */
 function foundInEditsOnly(state: State, record: Json | undefined, term: string): boolean {
   if (!record || term === '' || state.fields.size === 0 || !state.matches(record, term)) return false;
@@ -228,6 +225,15 @@ function inWindow(state: State, version: Version, term: string) {
     if (term === '' || state.matches(state.byId.get(state.ids[entry.upTo]!)!, term)) entry.positions.push(entry.upTo);
   const all = entry.positions;
   return { all, from: lowerBound(all, Math.max(0, version.tail)), to: lowerBound(all, version.top) };
+}
+
+/** See Lineage.mend. */
+function mendIn(state: State, records: readonly Json[]): void {
+  const known = records.findIndex((record) => state.positions.has(identity(record)));
+  if (known < 0) return;
+  const seam = identity(records[known]!);
+  if (known > 0 && state.torn.seams?.has(seam)) insert(state, state.positions.get(seam)! + 1, records.slice(0, known));
+  follows(state, records.slice(known), state.positions.get(seam)!);
 }
 
 /** See Lineage.locate. */
