@@ -117,14 +117,7 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       );
       pending.add(done);
     },
-    describe(version) {
-      const lineage = history.lineage();
-      const newest = lineage?.ids[version.top - 1];
-      // A tail below the records read is only known to be there: at least the records down to the oldest read.
-      const size =
-        version.tail < 0 ? `${Number.isFinite(version.tail) ? version.top - version.tail : version.top}+` : `${version.top - version.tail}`;
-      return `the listing of ${size} records${newest ? ` whose newest is ${newest}` : ''}`;
-    },
+    describe: (version) => describeIn(history, version),
   };
   return versions;
 }
@@ -271,6 +264,16 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
       };
     }
   }
+}
+
+/** See ListingVersions.describe. */
+function describeIn(history: ListingHistory, version: Version): string {
+  const lineage = history.lineage();
+  const newest = lineage?.ids[version.top - 1];
+  // A tail below the records read is only known to be there: at least the records down to the oldest read.
+  const size =
+    version.tail < 0 ? `${Number.isFinite(version.tail) ? version.top - version.tail : version.top}+` : `${version.top - version.tail}`;
+  return `the listing of ${size} records${newest ? ` whose newest is ${newest}` : ''}`;
 }
 
 /** What a version gives, in the terms the answer showed: records (a few) and the count. */
