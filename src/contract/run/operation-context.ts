@@ -5,7 +5,7 @@ import { defaultPageSize, firstPage, largestPageSize, pageQuery } from '../model
 import type { Listing } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
 import { listingPages, readListing } from '../moment/read-listing.ts';
-import type { HttpClient, SendOptions } from '../client/http-client.ts';
+import type { Ask, HttpClient, SendOptions } from '../client/http-client.ts';
 import type { Judges } from '../model/judges.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
@@ -67,14 +67,6 @@ export function createOperationContext(
   /** The client's asks for queries of the operation (its path, or a variant of it). */
   const asksOf = (queries: Parameters<OperationContext['sendTogether']>[0]) =>
     queries.map(({ query, options }) => ({ path: options?.path ?? operation.path, query, options: withPriority(options) }));
-  /** Each request's place taken when the sequence starts, in order, as `send` takes one when it is made. */
-  const oneConnection =
-    (sendAll: NonNullable<HttpClient['sendOnOneConnection']>): NonNullable<OperationContext['sendOnOneConnection']> =>
-    (queries) => {
-      const sent = sendAll(operation.operationId, asksOf(queries));
-      for (const [i] of queries.entries()) track(sent.then((exchanges) => exchanges[i]!));
-      return sent;
-    };
   let listing: Promise<Listing> | undefined;
   const versions = shared?.versions ?? own ?? versionsOf(operation, settings, () => context);
   const seen = sightingsOf(versions, parameters);
@@ -108,12 +100,10 @@ export function createOperationContext(
       for (const [i, exchange] of exchanges.entries()) track(seen(queries[i]!.query, queries[i]!.options, exchange));
       return exchanges;
     },
-    ...(client.sendOnOneConnection ? { sendOnOneConnection: oneConnection(client.sendOnOneConnection) } : {}),
+    ...(client.sendOnOneConnection ? { sendOnOneConnection: oneConnection(client.sendOnOneConnection, operation, asksOf, track) } : {}),
     listing() {
       if (shared) return shared.listing();
-      const read = () =>
-        readListing(listingPages(context), firstPage(parameters), largestPageSize(parameters), settings.maxPages, settings.seed);
-      listing ??= read().then((done) => readAcrossSeams(context, startsVersions(versions, done)));
+      listing ??= readWhole(context, versions, settings);
       return listing;
     },
     listingRead: () => (shared ? shared.listingRead() : listing),
@@ -121,6 +111,30 @@ export function createOperationContext(
     versions,
   };
   return context;
+}
+
+/**
+ * OperationContext.sendOnOneConnection through the client's `sendAll`: each request's place taken when the sequence
+ * starts, in order, as `send` takes one when it is made.
+ */
+function oneConnection(
+  sendAll: NonNullable<HttpClient['sendOnOneConnection']>,
+  operation: Operation,
+  asksOf: (queries: Parameters<OperationContext['sendTogether']>[0]) => readonly Ask[],
+  track: Track,
+): NonNullable<OperationContext['sendOnOneConnection']> {
+  return (queries) => {
+    const sent = sendAll(operation.operationId, asksOf(queries));
+    for (const [i] of queries.entries()) track(sent.then((exchanges) => exchanges[i]!));
+    return sent;
+  };
+}
+
+/** The listing read whole (to --max-pages): its versions start from it, and its seams are read across. */
+function readWhole(context: OperationContext, versions: ListingVersions, settings: ContextSettings): Promise<Listing> {
+  const { parameters } = context;
+  const read = readListing(listingPages(context), firstPage(parameters), largestPageSize(parameters), settings.maxPages, settings.seed);
+  return read.then((done) => readAcrossSeams(context, startsVersions(versions, done)));
 }
 
 /** The versions of an operation's listing, reading its head through the context `of` gives. */
