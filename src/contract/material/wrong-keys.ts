@@ -48,11 +48,28 @@ export function wrongKeys(key: string, seed: number, count: number): AuthVariant
           : [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
   }));
   const sampled = fc.sample(fc.oneof(edited, shortened, extended, recased), { seed, numRuns: count * 3 });
+  const fixed = fixedWrongKeys(key, seed);
+  const seen = new Set<string>([key]);
+  return (
+    [...fixed, ...sampled]
+      .filter((v) => v.apiKey.length > 0 && !seen.has(v.apiKey) && Boolean(seen.add(v.apiKey)))
+      .slice(0, fixed.length + count)
+      // The whole key inside a longer value (a character added): a looser server, not a broken one.
+      .map((v) => ({ ...v, severity: v.apiKey.includes(key) ? ('warning' as const) : ('error' as const) }))
+  );
+}
+
+/**
+ * The wrong keys every run sends first, before those sampled: its first, middle and last character edited (`seed`
+ * picks the new ones), cut short three ways, a letter in the other case, a look-alike, two characters swapped.
+ */
+function fixedWrongKeys(key: string, seed: number): { label: string; apiKey: string }[] {
+  const n = key.length;
   const middle = Math.floor(n / 2);
   const letter = [...key].findIndex((c) => c.toLowerCase() !== c.toUpperCase());
   const lookalike = [...key].findIndex((c) => c in HOMOGLYPHS);
   const swap = [...key].findIndex((c, i) => i + 1 < n && c !== key[i + 1]);
-  const fixed = [
+  return [
     { label: 'the key with its first character edited', apiKey: otherChar(key[0] ?? 'a', seed) + key.slice(1) },
     {
       label: `the key with its middle character (${middle + 1} of ${n}) edited`,
@@ -80,14 +97,6 @@ export function wrongKeys(key: string, seed: number, count: number): AuthVariant
         ]
       : []),
   ];
-  const seen = new Set<string>([key]);
-  return (
-    [...fixed, ...sampled]
-      .filter((v) => v.apiKey.length > 0 && !seen.has(v.apiKey) && Boolean(seen.add(v.apiKey)))
-      .slice(0, fixed.length + count)
-      // The whole key inside a longer value (a character added): a looser server, not a broken one.
-      .map((v) => ({ ...v, severity: v.apiKey.includes(key) ? ('warning' as const) : ('error' as const) }))
-  );
 }
 
 /** Letters with a look-alike in another script (Cyrillic, Greek): a server folding confusables accepts them. */
