@@ -59,17 +59,12 @@ export function createReferencePages(context: OperationContext, send: (query: Re
           const tail = recordsOf(beyond);
           if (!tail) return { unusable: beyond };
           if (tail.length > 0) return { records: [], complete: false, exchanges: [beyond] };
-          const records: Record<string, unknown>[] = [];
-          const exchanges = [beyond];
-          for (let n = 1; n <= maxPages; n += 1) {
-            const exchange = await fetchPage(term, n);
-            exchanges.push(exchange);
-            const batch = recordsOf(exchange);
-            if (!batch) return { unusable: exchange };
-            records.push(...batch);
-            if (batch.length < max) return { records, complete: true, first: await fetchPage(term, 1), exchanges };
-          }
-          return { records, complete: false, exchanges };
+          const read = await readPages(fetchPage, max, term, 1, maxPages);
+          if ('unusable' in read) return read;
+          const { records } = read;
+          const exchanges = [beyond, ...read.exchanges];
+          if (!read.ended) return { records, complete: false, exchanges };
+          return { records, complete: true, first: await fetchPage(term, 1), exchanges };
         })();
         wholes.set(term, whole);
       }
@@ -83,21 +78,38 @@ export function createReferencePages(context: OperationContext, send: (query: Re
     /** Results start .. start+count-1 of the target's answer for `term` (no search when undefined). */
     async slice(term: string | undefined, start: number, count: number): Promise<Reference> {
       const first = Math.floor(start / max) + 1;
-      const spans = spansOf(first, start, count);
-      const records: Record<string, unknown>[] = [];
-      const exchanges: Exchange[] = [];
-      for (let k = 0; k < spans; k += 1) {
-        const exchange = await fetchPage(term, first + k);
-        exchanges.push(exchange);
-        const batch = recordsOf(exchange);
-        if (!batch) return { unusable: exchange };
-        records.push(...batch);
-        if (batch.length < max) break;
-      }
+      const read = await readPages(fetchPage, max, term, first, spansOf(first, start, count));
+      if ('unusable' in read) return read;
       const offset = start - (first - 1) * max;
-      return { records: records.slice(offset, offset + count), exchanges };
+      return { records: read.records.slice(offset, offset + count), exchanges: read.exchanges };
     },
   };
+}
+
+/**
+ * Pages `first`.. of the target's answer for `term` at the largest size `max`, read in turn: `count` of them at most
+ * (counted, as spansOf says why), `ended` when a short one ended the answer first; or the exchange that gave no records.
+ */
+async function readPages(
+  fetchPage: (term: string | undefined, n: number) => Promise<Exchange>,
+  max: number,
+  term: string | undefined,
+  first: number,
+  count: number,
+): Promise<
+  { readonly records: Record<string, unknown>[]; readonly exchanges: Exchange[]; readonly ended: boolean } | { readonly unusable: Exchange }
+> {
+  const records: Record<string, unknown>[] = [];
+  const exchanges: Exchange[] = [];
+  for (let k = 0; k < count; k += 1) {
+    const exchange = await fetchPage(term, first + k);
+    exchanges.push(exchange);
+    const batch = recordsOf(exchange);
+    if (!batch) return { unusable: exchange };
+    records.push(...batch);
+    if (batch.length < max) return { records, exchanges, ended: true };
+  }
+  return { records, exchanges, ended: false };
 }
 
 /**
