@@ -114,6 +114,22 @@ type Expected =
       readonly rests: readonly Exchange[];
     };
 
+/**
+ * The records the model expects at start..start+size-1 with no search, on a listing longer than --max-pages: the
+ * pages read, and nothing past its end; between them, not known.
+ */
+function expectedOfPages(model: ExplorationState['model'], start: number, size: number): Expected {
+  const total = model.total!;
+  if (start >= total) return { records: [], how: `the listing ends after ${total} records`, rests: model.sizeExchanges };
+  if (start + size <= model.records.length)
+    return {
+      records: model.records.slice(start, start + size),
+      how: `records ${start}..${start + size - 1} of the pages read`,
+      rests: model.pagesHolding(start, size),
+    };
+  return { judgement: { kind: 'beyond' } };
+}
+
 /** The records the model expects at start..start+size-1 for `term`, or why that is not known. */
 async function expectedResults(state: ExplorationState, listing: Listing, term: string, start: number, size: number): Promise<Expected> {
   const { model, reference } = state;
@@ -126,17 +142,7 @@ async function expectedResults(state: ExplorationState, listing: Listing, term: 
       rests: model.pageExchanges,
     };
   }
-  if (term === '') {
-    const total = model.total!;
-    if (start >= total) return { records: [], how: `the listing ends after ${total} records`, rests: model.sizeExchanges };
-    if (start + size <= model.records.length)
-      return {
-        records: model.records.slice(start, start + size),
-        how: `records ${start}..${start + size - 1} of the pages read`,
-        rests: model.pagesHolding(start, size),
-      };
-    return { judgement: { kind: 'beyond' } };
-  }
+  if (term === '') return expectedOfPages(model, start, size);
   const whole = await reference.whole(term, listing.maxPages);
   if ('unusable' in whole) return { judgement: { kind: 'unusable', exchange: whole.unusable } };
   if (!whole.complete) return { judgement: { kind: 'beyond' } };
