@@ -2,8 +2,9 @@ import type { ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import { needRecords } from '../model/answers.ts';
 import { identities, identity, recordsOf } from '../records.ts';
-import { needListing, pagesHolding, tooLong } from '../model/listing.ts';
-import { noEvidence } from '../model/skip.ts';
+import { needListing, pagesHolding, tooLong, type Listing } from '../model/listing.ts';
+import { noEvidence, type Skip } from '../model/skip.ts';
+import type { OperationContext } from '../model/context.ts';
 import { firstPage, pageQuery, largestPageSize } from '../model/listing-query.ts';
 import { containsTerm, pickSearchTerm } from '../material/search-term.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
@@ -21,23 +22,11 @@ export const searchFindsRecord: ScenarioCheck = {
     const picked = await pickSearchTerm(context);
     if (!picked) return noEvidence('no record has a distinctive string value to search for');
     const max = largestPageSize(context.parameters);
-    // The value is distinctive among the records read; past them, other records may share it, so the
-    // answer is read on until the record shows, the answer ends, or --max-pages pages were read.
-    const records: Record<string, unknown>[] = [];
-    const pages: Exchange[] = [];
-    let exchange: Exchange | undefined;
-    let ended = false;
     const first = firstPage(context.parameters);
-    for (let page = first; page < first + (listing.complete ? 1 : listing.maxPages); page += 1) {
-      exchange = await context.send(pageQuery(context, page, max, { [context.parameters.search.name]: picked.term }));
-      pages.push(exchange);
-      const unusable = needRecords([exchange], `searching ${JSON.stringify(picked.term)}`);
-      if (unusable) return unusable;
-      const batch = recordsOf(exchange)!;
-      records.push(...batch);
-      ended = batch.length < max;
-      if (ended || identities(batch).includes(identity(picked.record))) break;
-    }
+    const read = await readSearch(context, listing, picked, max);
+    if ('skip' in read) return read;
+    const { records, pages, ended } = read;
+    const exchange = pages.at(-1);
     const findings: Finding[] = [];
     const unseen = !identities(records).includes(identity(picked.record));
     // Not found in --max-pages pages of an answer that goes on: nothing known either way.
@@ -76,3 +65,31 @@ export const searchFindsRecord: ScenarioCheck = {
       : findings;
   },
 };
+
+/**
+ * The answer searching `picked.term`, in pages of `max`: the value is distinctive among the records read; past them,
+ * other records may share it, so the answer is read on until the record shows, the answer ends (`ended`), or
+ * --max-pages pages were read. A skip when a page is not a 200 JSON array.
+ */
+async function readSearch(
+  context: OperationContext,
+  listing: Listing,
+  picked: { readonly term: string; readonly record: Record<string, unknown> },
+  max: number,
+): Promise<{ readonly records: Record<string, unknown>[]; readonly pages: Exchange[]; readonly ended: boolean } | Skip> {
+  const records: Record<string, unknown>[] = [];
+  const pages: Exchange[] = [];
+  let ended = false;
+  const first = firstPage(context.parameters);
+  for (let page = first; page < first + (listing.complete ? 1 : listing.maxPages); page += 1) {
+    const exchange = await context.send(pageQuery(context, page, max, { [context.parameters.search.name]: picked.term }));
+    pages.push(exchange);
+    const unusable = needRecords([exchange], `searching ${JSON.stringify(picked.term)}`);
+    if (unusable) return unusable;
+    const batch = recordsOf(exchange)!;
+    records.push(...batch);
+    ended = batch.length < max;
+    if (ended || identities(batch).includes(identity(picked.record))) break;
+  }
+  return { records, pages, ended };
+}
