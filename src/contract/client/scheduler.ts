@@ -60,28 +60,8 @@ interface Unit {
  * const answer = await scheduler.inTurn(() => send(request));
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
-  let fixed = Math.max(1, options.concurrency ?? 1);
-  const limitNow = () => (options.limit ? options.limit.current() : fixed);
-  let inFlight = 0;
-  /** Requests in flight per kind (those sent with one). */
-  const ofKind = new Map<string, number>();
-  /** Whether `unit` may start now: a request of a kind under its kind's limit too; a group whole. */
-  const fits = (unit: Unit, limit: number) => {
-    if (unit.kind !== undefined) {
-      const kindLimit = options.limit ? options.limit.of(unit.kind) : fixed;
-      return inFlight < limit && (ofKind.get(unit.kind) ?? 0) < kindLimit;
-    }
-    return inFlight + Math.min(unit.members.length, limit) <= limit;
-  };
-  /** The first queued unit that may start now: one waiting for its kind lets those behind it by, nothing passes a group or a unit run alone. */
-  const nextUnit = (limit: number): number => {
-    for (const [i, unit] of queue.entries()) {
-      if (unit.alone) return i === 0 && inFlight === 0 ? i : -1;
-      if (fits(unit, limit)) return i;
-      if (unit.kind === undefined) return -1;
-    }
-    return -1;
-  };
+  const limits = limitsOf(options);
+  const counts: Counts = { all: 0, ofKind: new Map() };
   const queue: Unit[] = [];
   /** The group whose members are starting: it goes on before any other unit. */
   let starting: Unit | undefined;
@@ -94,9 +74,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const pump = () => {
     for (;;) {
       if (aloneRunning) return;
-      const limit = limitNow();
+      const limit = limits.all();
       if (!starting) {
-        const at = nextUnit(limit);
+        const at = nextUnit(queue, counts, limit, limits.of);
         if (at < 0) return;
         const [unit] = queue.splice(at, 1);
         if (unit!.alone) {
@@ -105,7 +85,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         }
         starting = unit;
       }
-      if (inFlight >= limit) return;
+      if (counts.all >= limit) return;
       const unit = starting!;
       const member = unit.members[unit.started]!;
       unit.started += 1;
@@ -115,37 +95,85 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   };
   /** Starts `member`, holding every slot while it runs when `alone`, counted under its kind when it has one. */
   const run = (member: () => Promise<void>, alone: boolean, kind?: string) => {
-    inFlight += 1;
-    if (kind !== undefined) ofKind.set(kind, (ofKind.get(kind) ?? 0) + 1);
+    count(counts, kind, 1);
     aloneRunning = alone;
     void member().finally(() => {
-      inFlight -= 1;
-      if (kind !== undefined) ofKind.set(kind, ofKind.get(kind)! - 1);
+      count(counts, kind, -1);
       aloneRunning = false;
       pump();
     });
   };
-  /** Queues `sends` as one unit; each resolves with its answer, or undefined when the deadline passed first. */
-  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false, kind?: string): Promise<T | undefined>[] => {
-    if (sends.length === 0) return [];
-    const made = sends.map((send) => deferred(async () => (alone || (await mayStart()) ? send() : undefined)));
-    const at = queue.findIndex((unit) => unit.priority < priority);
-    const unit: Unit = { priority, members: made.map((m) => m.start), started: 0, alone, ...(kind !== undefined ? { kind } : {}) };
-    queue.splice(at < 0 ? queue.length : at, 0, unit);
+  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false, kind?: string) => {
+    const answers = queued(queue, sends, { priority, alone, ...(kind !== undefined ? { kind } : {}) }, mayStart);
     pump();
-    return made.map((m) => m.answer);
+    return answers;
   };
   return {
-    inFlight: () => inFlight,
+    inFlight: () => counts.all,
     backOff(waitMs) {
-      if (options.limit) options.limit.pin(1, 'a 429 (Too Many Requests): one request in flight from then on');
-      fixed = 1;
+      limits.one();
       hold.until = Math.max(hold.until, performance.now() + waitMs);
     },
     inTurn: (send, priority = 0, kind) => enqueue([send], priority, false, kind)[0]!,
     together: (sends, priority = 0) => Promise.all(enqueue(sends, priority)),
     alone: (run) => enqueue([() => run(mayStart)], Number.POSITIVE_INFINITY, true)[0]!,
   };
+}
+
+/** The limits a scheduler keeps to: the learned limit when given, else `concurrency` fixed; one from a 429 on. */
+function limitsOf(options: SchedulerOptions) {
+  let fixed = Math.max(1, options.concurrency ?? 1);
+  return {
+    all: () => (options.limit ? options.limit.current() : fixed),
+    of: (kind: string) => (options.limit ? options.limit.of(kind) : fixed),
+    one() {
+      options.limit?.pin(1, 'a 429 (Too Many Requests): one request in flight from then on');
+      fixed = 1;
+    },
+  };
+}
+
+/**
+ * `sends` queued as one unit, after those of its priority and higher; each resolves with its answer, or undefined
+ * when the deadline passed first (a unit run alone waits for its turns itself).
+ */
+function queued<T>(
+  queue: Unit[],
+  sends: readonly (() => Promise<T>)[],
+  unit: Pick<Unit, 'priority' | 'alone' | 'kind'>,
+  mayStart: () => Promise<boolean>,
+): Promise<T | undefined>[] {
+  if (sends.length === 0) return [];
+  const made = sends.map((send) => deferred(async () => (unit.alone || (await mayStart()) ? send() : undefined)));
+  const at = queue.findIndex((queuedUnit) => queuedUnit.priority < unit.priority);
+  queue.splice(at < 0 ? queue.length : at, 0, { ...unit, members: made.map((m) => m.start), started: 0 });
+  return made.map((m) => m.answer);
+}
+
+/** Requests in flight, in all and per kind (those sent with one). */
+interface Counts {
+  all: number;
+  readonly ofKind: Map<string, number>;
+}
+
+/** One more request in flight (`by` 1), or one fewer (-1), of `kind` when it has one. */
+function count(counts: Counts, kind: string | undefined, by: 1 | -1): void {
+  counts.all += by;
+  if (kind !== undefined) counts.ofKind.set(kind, (counts.ofKind.get(kind) ?? 0) + by);
+}
+
+/**
+ * The place in `queue` of the first unit that may start now, or -1: a request of a kind when there is room in all
+ * and under its kind's limit (those behind it go by while it waits); a group when all its members fit (nothing
+ * goes by it); a unit run alone at the head with nothing in flight.
+ */
+function nextUnit(queue: readonly Unit[], counts: Counts, limit: number, kindLimit: (kind: string) => number): number {
+  for (const [i, unit] of queue.entries()) {
+    if (unit.alone) return i === 0 && counts.all === 0 ? i : -1;
+    if (unit.kind === undefined) return counts.all + Math.min(unit.members.length, limit) <= limit ? i : -1;
+    if (counts.all < limit && (counts.ofKind.get(unit.kind) ?? 0) < kindLimit(unit.kind)) return i;
+  }
+  return -1;
 }
 
 /** `run` to start later, and the promise of what it comes to. */

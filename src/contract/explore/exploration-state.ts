@@ -53,6 +53,19 @@ export interface Resync {
   readonly read?: string;
 }
 
+/**
+ * The part of the covering set `context` judges, and what counts the pairs of each request judged. A run trimmed
+ * to fit its time judges the first of the set (its order puts every class and the cheap pairs first); its
+ * extension, the next ones (OperationContext.coveringFrom).
+ */
+function coveringPart(context: OperationContext, model: ListingModel): ExplorationState['covering'] {
+  const made = coveringSet(model, context.parameters, context.seed);
+  context.pairs.expect(made.pairs);
+  const first = context.coveringFrom ?? 0;
+  const requests = made.requests.slice(first, context.covering ?? made.requests.length);
+  return { values: requests.map((r) => r.request), first, judged: (i) => context.pairs.judged(requests[i]!.classes) };
+}
+
 const states = new WeakMap<OperationContext, Promise<ExplorationState>>();
 
 /** The exploration state of an operation, made once from its enumerated listing. */
@@ -65,13 +78,6 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
       : [];
     state = context.listing().then((listing) => {
       const model = createListingModel(listing);
-      const made = coveringSet(model, context.parameters, context.seed);
-      const { pairs } = made;
-      // A run trimmed to fit its time judges the first of the set: its order puts every class and the cheap pairs
-      // first; its extension, the next ones.
-      const first = context.coveringFrom ?? 0;
-      const requests = made.requests.slice(first, context.covering ?? made.requests.length);
-      context.pairs.expect(pairs);
       const send = createQueryMemo(context);
       const resolved = new WeakMap<GeneratedRequest, ResolvedRequest>();
       const live = {
@@ -80,11 +86,7 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         reference: createReferencePages(context, send),
         send,
         wrong,
-        covering: {
-          values: requests.map((r) => r.request),
-          first,
-          judged: (i: number) => context.pairs.judged(requests[i]!.classes),
-        },
+        covering: coveringPart(context, model),
         resolve(generated: GeneratedRequest) {
           let request = resolved.get(generated);
           if (!request) {
