@@ -10,9 +10,9 @@ import type { Breadth, Planned } from './plan-run.ts';
 import { contextFor, type RunScope } from './run-scope.ts';
 
 /** No batch starts that its price ends past this share of --max-duration: the margin for a price that was low. */
-export const EXTEND_UNTIL = 0.92;
+export const EXTEND_UNTIL = 0.9;
 /** A batch adds at most this share of the plan as asked, so the price is measured again often. */
-const BATCH_SHARE = 1 / 8;
+const BATCH_SHARE = 1 / 16;
 
 /** A trimmed plan's extension: the hook that runs it, and the plan as judged in the end. */
 export interface Extension {
@@ -56,7 +56,8 @@ export function extendPlan(
         const batch = await judgeBatch(scope, runs, probes, at, next);
         if (scope.deadline.aborted) return joined;
         joined = joined.map((o, i) => underCause(scope.checks, joinOutcomes(o, batch[i]!)));
-        ratio = Math.max(0.5, (clock() - started) / Math.max(1, cost(next) - cost(at)));
+        // The dearest measure so far: a batch cheaper than priced does not make the next one cheaper.
+        ratio = Math.max(ratio, (clock() - started) / Math.max(1, cost(next) - cost(at)));
         at = next;
       }
     },
