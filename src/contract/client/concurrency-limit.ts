@@ -90,8 +90,8 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   const unloaded = new Map<string, number>();
   const queueing = (base: number | undefined, latencyMs: number) => base !== undefined && latencyMs > base * TOLERANCE + SLACK_MS;
   const kindOf = (kind: string) => {
-    let own = kinds.get(kind);
-    if (!own) kinds.set(kind, (own = createWindowed(top, () => top)));
+    const own = kinds.get(kind) ?? createWindowed(top, () => top);
+    kinds.set(kind, own);
     return own;
   };
   return {

@@ -8,20 +8,29 @@ import type { RunScope } from '../../../src/contract/run/run-scope.ts';
 import type { Exchange } from '../../../src/contract/types.ts';
 import { defaultApp, LISTINGS, runInProcess } from '../../helpers.ts';
 
-/** Two listings whose timed search takes `searchMs`, a plain page 35 ms; `sent` gets each query. */
-function target(searchMs: number, sent: Record<string, string>[] = []) {
+/**
+ * Two listings whose timed search takes `searchMs`, a plain page 35 ms; `sent` gets each query. With `pairMs`, the
+ * run may send more than one at once and two searches sent together take that long (real time), else one at a time.
+ */
+function target(searchMs: number, sent: Record<string, string>[] = [], pairMs?: number) {
+  const answer = (query: Record<string, string>) => {
+    sent.push(query);
+    return { response: { status: 200, headers: {}, text: '[]', durationMs: searchMs } } as unknown as Exchange;
+  };
   const runs = ['/alert', '/sensor'].map((path) => ({
     operation: LISTINGS.find((op) => op.path === path)!,
     context: {
       parameters: listingParameters(LISTINGS.find((op) => op.path === path)!),
-      send: async (query: Record<string, string>) => {
-        sent.push(query);
-        return { response: { status: 200, headers: {}, text: '[]', durationMs: searchMs } } as unknown as Exchange;
-      },
+      send: async (query: Record<string, string>) => answer(query),
+      sendTogether: (queries: { query: Record<string, string> }[]) =>
+        queries.map(async ({ query }) => {
+          await new Promise((resolve) => setTimeout(resolve, pairMs));
+          return answer(query);
+        }),
     },
   })) as unknown as OperationRun[];
   const scope = {
-    settings: { examples: 50, seed: 42 },
+    settings: { examples: 50, seed: 42, concurrency: pairMs === undefined ? 1 : 8 },
     options: {},
     maxDurationMs: 300_000,
     client: {
@@ -107,6 +116,19 @@ describe('a run planned to fit --max-duration', () => {
     expect(plan.why).toBe(
       `examples 50 -> 1, covering set ${ALL.covering} -> ${least.covering}, special terms ${ALL.specialTerms} -> 11, and the run still needs about ${Math.round((estimate(1, 6_000, least) + 1_000) / 60_000)} min of the 5 min it has: a search takes 6.0 s here; --max-duration ${minutes * 60} gives the whole run`,
     );
+  });
+
+  it('prices searches at half what two at once gained over one after the other: none on a target that runs one at a time', async () => {
+    const sent: Record<string, string>[] = [];
+    // Two at once in no more time than one alone (300 ms): a target that runs them side by side, 1.5 at once as priced.
+    const side = await planRun(target(300, sent, 0).scope, target(300, sent, 0).runs, 1_000);
+    expect(sent.map((q) => q.search)).toHaveLength(4);
+    // One term timed alone on each listing; the pair, two others.
+    expect(new Set(sent.map((q) => q.search)).size).toBe(3);
+    expect(side.plan.estimateMs).toBe(Math.round(2 * (planned(50).search * (300 / 1.5) + planned(50).page * 35)));
+    // Two at once taking over twice one alone: one after the other, priced as such.
+    const serial = await planRun(target(300, [], 700).scope, target(300, [], 700).runs, 1_000);
+    expect(serial.plan.estimateMs).toBe(Math.round(estimate(50, 300)));
   });
 
   it('trims from what was asked: --covering and --special-terms given are the most it keeps', async () => {
