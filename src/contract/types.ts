@@ -205,14 +205,6 @@ export interface KindTiming {
   readonly failed: number;
   /** Requests answered 502, 503 or 504 (load shed), when any were. */
   readonly shed?: number;
-  /** Its own limit of requests in flight (under the limit of all) as it moved, and the first reason it was lowered. */
-  readonly limit?: {
-    readonly end: number;
-    readonly lowest: number;
-    readonly highest: number;
-    readonly lowered: number;
-    readonly firstLowered?: string;
-  };
 }
 
 /** The run's timing section (console and JSON). */

@@ -250,7 +250,6 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
     startedDateTime: '',
     startedAt: 0,
     inFlight: 1,
-    kind,
     async attempt(tries, mayRetry = tries < sending.maxRetries) {
       if (tries > 0) sending.stats.retried += 1;
       self.startedDateTime = new Date().toISOString();
@@ -288,7 +287,7 @@ async function deliver(
   const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
   const head = { operationId, request: made.recorded, ...alone };
   for (let tries = 0; ; tries += 1) {
-    const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority, made.kind);
+    const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority);
     const startedDateTime = made.startedDateTime;
     if (!result)
       return { operationId, request: made.recorded, error: DEADLINE_REACHED, ...alone, ...(startedDateTime ? { startedDateTime } : {}) };
@@ -318,8 +317,6 @@ type Made = ReturnType<typeof makeRequest> & {
   /** performance.now() when its last attempt started. */
   startedAt: number;
   inFlight: number;
-  /** Its kind (see HttpClientOptions.requestKind): it goes in its turn under that kind's limit. */
-  readonly kind: string;
   attempt(tries: number, mayRetry?: boolean): Promise<Attempt>;
 };
 

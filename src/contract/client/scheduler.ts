@@ -6,11 +6,8 @@ import { sleep } from './sleep.ts';
 
 /** Lets requests go in their turn. */
 export interface Scheduler {
-  /**
-   * Runs `send` in its turn; undefined when the deadline passed first. With a `kind`, it waits for room under that
-   * kind's own limit too (see ConcurrencyLimit.of), and requests of other kinds queued behind it go meanwhile.
-   */
-  inTurn<T>(send: () => Promise<T>, priority?: number, kind?: string): Promise<T | undefined>;
+  /** Runs `send` in its turn; undefined when the deadline passed first. */
+  inTurn<T>(send: () => Promise<T>, priority?: number): Promise<T | undefined>;
   /**
    * Runs `sends` as one group in one turn, let through whole: once the group's turn comes, each starts as soon
    * as the rate allows, none waiting for a slot of its own; undefined for those the deadline stopped.
@@ -42,8 +39,6 @@ interface Unit {
   readonly priority: number;
   /** Starts only with nothing in flight, and holds every slot while it runs; its requests wait for their turns (mayGo). */
   readonly alone?: boolean;
-  /** A single request's kind: it waits for room under that kind's limit. */
-  readonly kind?: string;
   readonly members: readonly (() => Promise<void>)[];
   /** Members started so far. */
   started: number;
@@ -60,8 +55,9 @@ interface Unit {
  * const answer = await scheduler.inTurn(() => send(request));
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
-  const limits = limitsOf(options);
-  const counts: Counts = { all: 0, ofKind: new Map() };
+  let fixed = Math.max(1, options.concurrency ?? 1);
+  const limitNow = () => (options.limit ? options.limit.current() : fixed);
+  let inFlight = 0;
   const queue: Unit[] = [];
   /** The group whose members are starting: it goes on before any other unit. */
   let starting: Unit | undefined;
@@ -74,106 +70,57 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const pump = () => {
     for (;;) {
       if (aloneRunning) return;
-      const limit = limits.all();
-      if (!starting) {
-        const at = nextUnit(queue, counts, limit, limits.of);
-        if (at < 0) return;
-        const [unit] = queue.splice(at, 1);
-        if (unit!.alone) {
-          run(unit!.members[0]!, true);
-          return;
-        }
-        starting = unit;
-      }
-      if (counts.all >= limit) return;
-      const unit = starting!;
+      const limit = limitNow();
+      starting ??= takeHead(queue, inFlight, limit);
+      // A unit run alone (one member) starts whatever the limit: takeHead gives it only with nothing in flight.
+      if (!starting || (inFlight >= limit && !starting.alone)) return;
+      const unit = starting;
       const member = unit.members[unit.started]!;
       unit.started += 1;
       if (unit.started === unit.members.length) starting = undefined;
-      run(member, false, unit.kind);
+      run(member, unit.alone === true);
     }
   };
-  /** Starts `member`, holding every slot while it runs when `alone`, counted under its kind when it has one. */
-  const run = (member: () => Promise<void>, alone: boolean, kind?: string) => {
-    count(counts, kind, 1);
+  /** Starts `member`, holding every slot while it runs when `alone`. */
+  const run = (member: () => Promise<void>, alone: boolean) => {
+    inFlight += 1;
     aloneRunning = alone;
     void member().finally(() => {
-      count(counts, kind, -1);
+      inFlight -= 1;
       aloneRunning = false;
       pump();
     });
   };
-  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false, kind?: string) => {
-    const answers = queued(queue, sends, { priority, alone, ...(kind !== undefined ? { kind } : {}) }, mayStart);
+  /** Queues `sends` as one unit; each resolves with its answer, or undefined when the deadline passed first. */
+  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false): Promise<T | undefined>[] => {
+    if (sends.length === 0) return [];
+    const made = sends.map((send) => deferred(async () => (alone || (await mayStart()) ? send() : undefined)));
+    const at = queue.findIndex((unit) => unit.priority < priority);
+    queue.splice(at < 0 ? queue.length : at, 0, { priority, members: made.map((m) => m.start), started: 0, alone });
     pump();
-    return answers;
+    return made.map((m) => m.answer);
   };
   return {
-    inFlight: () => counts.all,
+    inFlight: () => inFlight,
     backOff(waitMs) {
-      limits.one();
+      if (options.limit) options.limit.pin(1, 'a 429 (Too Many Requests): one request in flight from then on');
+      fixed = 1;
       hold.until = Math.max(hold.until, performance.now() + waitMs);
     },
-    inTurn: (send, priority = 0, kind) => enqueue([send], priority, false, kind)[0]!,
+    inTurn: (send, priority = 0) => enqueue([send], priority)[0]!,
     together: (sends, priority = 0) => Promise.all(enqueue(sends, priority)),
     alone: (run) => enqueue([() => run(mayStart)], Number.POSITIVE_INFINITY, true)[0]!,
   };
 }
 
-/** The limits a scheduler keeps to: the learned limit when given, else `concurrency` fixed; one from a 429 on. */
-function limitsOf(options: SchedulerOptions) {
-  let fixed = Math.max(1, options.concurrency ?? 1);
-  return {
-    all: () => (options.limit ? options.limit.current() : fixed),
-    of: (kind: string) => (options.limit ? options.limit.of(kind) : fixed),
-    one() {
-      options.limit?.pin(1, 'a 429 (Too Many Requests): one request in flight from then on');
-      fixed = 1;
-    },
-  };
-}
-
 /**
- * `sends` queued as one unit, after those of its priority and higher; each resolves with its answer, or undefined
- * when the deadline passed first (a unit run alone waits for its turns itself).
+ * The head of `queue`, taken off it when it may start beside the `inFlight` requests: a group once all its members
+ * fit at once (one larger than `limit`, once nothing else is in flight), a unit run alone once nothing is.
  */
-function queued<T>(
-  queue: Unit[],
-  sends: readonly (() => Promise<T>)[],
-  unit: Pick<Unit, 'priority' | 'alone' | 'kind'>,
-  mayStart: () => Promise<boolean>,
-): Promise<T | undefined>[] {
-  if (sends.length === 0) return [];
-  const made = sends.map((send) => deferred(async () => (unit.alone || (await mayStart()) ? send() : undefined)));
-  const at = queue.findIndex((queuedUnit) => queuedUnit.priority < unit.priority);
-  queue.splice(at < 0 ? queue.length : at, 0, { ...unit, members: made.map((m) => m.start), started: 0 });
-  return made.map((m) => m.answer);
-}
-
-/** Requests in flight, in all and per kind (those sent with one). */
-interface Counts {
-  all: number;
-  readonly ofKind: Map<string, number>;
-}
-
-/** One more request in flight (`by` 1), or one fewer (-1), of `kind` when it has one. */
-function count(counts: Counts, kind: string | undefined, by: 1 | -1): void {
-  counts.all += by;
-  if (kind !== undefined) counts.ofKind.set(kind, (counts.ofKind.get(kind) ?? 0) + by);
-}
-
-/**
- * The place in `queue` of the first unit that may start now, or -1: a request of a kind when there is room in all
- * and under its kind's limit (those behind it go by while it waits); a group when all its members fit (nothing
- * goes by it); a unit run alone at the head with nothing in flight.
- */
-function nextUnit(queue: readonly Unit[], counts: Counts, limit: number, kindLimit: (kind: string) => number): number {
-  for (const [i, unit] of queue.entries()) {
-    if (unit.alone) return i === 0 && counts.all === 0 ? i : -1;
-    if (unit.kind === undefined) return counts.all + Math.min(unit.members.length, limit) <= limit ? i : -1;
-    if (counts.all < limit && (counts.ofKind.get(unit.kind) ?? 0) < kindLimit(unit.kind)) return i;
-  }
-  return -1;
+function takeHead(queue: Unit[], inFlight: number, limit: number): Unit | undefined {
+  const head = queue[0];
+  if (!head || inFlight + Math.min(head.members.length, limit) > limit) return undefined;
+  return head.alone && inFlight > 0 ? undefined : queue.shift();
 }
 
 /** `run` to start later, and the promise of what it comes to. */

@@ -57,7 +57,6 @@ export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([kind, { alone, underLoad, failed, shed }]) => ({
           kind,
-          ...kindLimitOf(limit, kind),
           ...(alone.length > 0 ? { alone: figuresOf(alone) } : {}),
           ...(underLoad.length > 0 ? { underLoad: figuresOf(underLoad) } : {}),
           failed,
@@ -66,22 +65,6 @@ export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog
       sentAgainAlone: { ...sentAgain, cap },
     }),
   };
-}
-
-/** A kind's own limit as it moved, when it has one (see ConcurrencyLimit.of). */
-function kindLimitOf(limit: ConcurrencyLimit, kind: string) {
-  const own = limit.kinds().get(kind);
-  return own
-    ? {
-        limit: {
-          end: Math.min(own.now, limit.current()),
-          lowest: own.lowest,
-          highest: own.highest,
-          lowered: own.lowered,
-          ...(own.firstLowered ? { firstLowered: own.firstLowered } : {}),
-        },
-      }
-    : {};
 }
 
 /** Nearest-rank percentiles, whole ms. */

@@ -1,16 +1,8 @@
-import type { KindTiming, LatencyFigures, TimingReport } from '../types.ts';
+import type { LatencyFigures, TimingReport } from '../types.ts';
 import { duration } from '../../shared/duration.ts';
 
 const figures = (label: string, f: LatencyFigures | undefined) =>
   f ? [`${label} p50 ${duration(f.p50Ms)}, p95 ${duration(f.p95Ms)} (${f.count})`] : [];
-
-/** A kind's own limit, when it was lowered: `2 to 5 in flight (2 at the end), lowered 4 times, first as ...`. */
-const kindLimit = ({ limit }: KindTiming) =>
-  limit && limit.lowered > 0
-    ? [
-        `its own limit ${limit.lowest} to ${limit.highest} in flight (${limit.end} at the end), lowered ${limit.lowered} time${limit.lowered === 1 ? '' : 's'}, first as ${limit.firstLowered}`,
-      ]
-    : [];
 
 /**
  * The console's timing section: the limit of requests in flight as it moved and why it was lowered, latency
@@ -30,7 +22,7 @@ export function timingSection(timing: TimingReport): string[] {
   ];
   for (const kind of kinds)
     lines.push(
-      `  ${kind.kind}: ${[...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : []), ...(kind.shed ? [`${kind.shed} answered 502/503/504`] : []), ...kindLimit(kind)].join('; ')}`,
+      `  ${kind.kind}: ${[...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : []), ...(kind.shed ? [`${kind.shed} answered 502/503/504`] : [])].join('; ')}`,
     );
   const tried = again.answered + again.failedAlone + again.notSent;
   if (tried > 0)

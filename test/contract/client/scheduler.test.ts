@@ -46,27 +46,6 @@ describe('the scheduler', () => {
     expect(t.most()).toBe(2);
   });
 
-  it('holds a kind at its own limit while other kinds queued behind it go, under the limit of all', async () => {
-    const t = controlled();
-    const limit = createConcurrencyLimit(4);
-    // Searches queueing (2 s beside 1 s alone) until their own limit is 1; pages stay fast.
-    limit.sample({ kind: 'search', latencyMs: 1_000, inFlight: 1, failed: false });
-    for (let i = 0; i < 6; i += 1) limit.sample({ kind: 'search', latencyMs: 5_000, inFlight: 2, failed: false });
-    expect(limit.of('search')).toBe(1);
-    for (let i = 0; i < 6; i += 1) limit.sample({ kind: 'page', latencyMs: 10, inFlight: 2, failed: false });
-    expect(limit.current()).toBe(4);
-    const scheduler = createScheduler({ limit });
-    for (const name of ['s1', 's2', 'p1', 'p2', 'p3', 'p4']) void scheduler.inTurn(t.send(name), 0, name[0] === 's' ? 'search' : 'page');
-    await t.settle();
-    // One search (its own limit), then the pages behind the second, up to 4 in all.
-    expect(t.log).toEqual(['s1', 'p1', 'p2', 'p3']);
-    await t.finish('p1');
-    expect(t.log).toEqual(['s1', 'p1', 'p2', 'p3', 'p4']);
-    await t.finish('s1');
-    expect(t.log.at(-1)).toBe('s2');
-    expect(t.most()).toBe(4);
-  });
-
   it('lets a group through whole: it waits until all its members fit, and nothing queued after it goes first', async () => {
     const t = controlled();
     const scheduler = createScheduler({ concurrency: 3 });
