@@ -110,7 +110,8 @@ export async function heldAtStart(context: OperationContext, probe: Exchange): P
  * arrived during the run (the run did not hold it at its start: a replica a record behind on data that stood
  * still is stuck, not lagging), or all the records of the larger arrived during the run; and either the answer
  * the run started with is not among them (a replica is behind in time: the head moved on) or each connection keeps
- * to one version (a balancer pinning connections).
+ * to one version (a balancer pinning connections); or, pinned so, versions that share records a head apart at all
+ * (a replica stuck behind is staleness, not another order).
  * Anything else (a version with none of the records of a larger one, say) is stable_order's error, which no
  * legitimate variation explains.
  */
@@ -139,7 +140,12 @@ function backAndForth(
   // A replica is behind in time: the answer of the run's start is not one of the end's (the head moved on); or
   // each connection keeps to one version, as a layer-4 balancer pinning connections to replicas does.
   const moved = !states.slice(1).includes(states[0]!);
-  if ((moved || pinnedByConnection(reads, states)) && shifted && ends.every((a) => ends.every((b) => a === b || near(a, b)))) {
+  const pinned = pinnedByConnection(reads, states);
+  // Each connection keeping to one of versions that share records, a head apart: replicas pinned by connection,
+  // whether one is behind in time or stuck (how far behind is the staleness the versions rule measures).
+  const overlap = ends.every((a) => ends.every((b) => a === b || a.some((id) => b.includes(id))));
+  const replicas = (moved || pinned) && ends.every((a) => ends.every((b) => a === b || near(a, b)));
+  if (shifted && (replicas || (pinned && overlap))) {
     return {
       kind: 'replicas',
       why: `the first page went back and forth between ${ends.length} versions ${apart} record${apart === 1 ? '' : 's'} apart (${arrived} arrived during the run), as replicas behind a load balancer do`,

@@ -200,7 +200,10 @@ describe.skipIf(!bin || !large)(
       if (report.plan?.why) expect(result.seconds).toBeGreaterThanOrEqual(0.8 * 300);
       expect(underLoadOnly(report)).toEqual([]);
       const lines = result.stdout.split('\n');
-      const limits = lines.find((l) => l.startsWith('timing: '));
+      // The timing section whole: the limit of all, and each kind's latency, timeouts and own limit.
+      const at = lines.findIndex((l) => l.startsWith('timing: '));
+      const end = lines.findIndex((l, i) => i > at && !l.startsWith('  '));
+      const limits = at < 0 ? undefined : lines.slice(at, end < 0 ? undefined : end).join('\n');
       const more = lines.find((l) => l.startsWith('judged in the time left: ')) ?? 'nothing judged in the time left';
       const pairs = lines.find((l) => l.startsWith('pairs of parameter classes covered: '));
       console.info(
