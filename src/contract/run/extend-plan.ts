@@ -13,6 +13,12 @@ import { contextFor, type RunScope } from './run-scope.ts';
 export const EXTEND_UNTIL = 0.9;
 /** A batch adds at most this share of the plan as asked, so the price is measured again often. */
 const BATCH_SHARE = 1 / 16;
+/**
+ * The least ratio of time to estimate the first batch is priced at: a batch is explorations judging one request after
+ * another, with the reference pages and re-reads the estimate does not count, slower for its estimate than the
+ * planned checks side by side (see docs/contract.md for the figures).
+ */
+const FIRST_BATCH_RATIO = 2;
 
 /** A trimmed plan's extension: the hook that runs it, and the plan as judged in the end. */
 export interface Extension {
@@ -25,8 +31,8 @@ export interface Extension {
  * The extension of `planned` (nothing to do when it was not trimmed), batches judged on every operation side by
  * side: its checks that grow with the covering set or the special terms, on the next of them, judged as planned
  * ones are (the versions rule, again if the data changed, the response checks on every answer). The price of a
- * batch is the plan's estimate of it times what the run took over its estimate, measured again after each batch;
- * a batch the deadline cut is not counted. `clock` gives the time since the run's first request.
+ * batch is the plan's estimate of it times the dearest ratio of time to estimate so far (the planned checks', at
+ * least FIRST_BATCH_RATIO, then each batch's); a batch the deadline cut is not counted. `clock` gives the time since the run's first request.
  *
  * @example
  * const extension = extendPlan(scope, runs, probes, planned, () => performance.now() - startedAt);
@@ -46,7 +52,7 @@ export function extendPlan(
     plan: () => withExtension(planned, at),
     async afterPlanned(outcomes) {
       let joined = outcomes.map((o) => [...o]);
-      let ratio = Math.max(0.5, (clock() - plannedFrom) / Math.max(1, cost(planned.used)));
+      let ratio = Math.max(FIRST_BATCH_RATIO, (clock() - plannedFrom) / Math.max(1, cost(planned.used)));
       const most = Math.max(1, Math.ceil(Math.max(asked.covering, asked.specialTerms) * BATCH_SHARE));
       for (;;) {
         const msLeft = EXTEND_UNTIL * scope.maxDurationMs - clock();
