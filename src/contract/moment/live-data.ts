@@ -134,8 +134,9 @@ function backAndForth(
   // Records one version holds and the other does not; at the head of the newer one, they arrived during the run.
   const extra = (a: readonly string[], b: readonly string[]) => a.filter((id) => !b.includes(id));
   const arrivedAll = (ids: readonly string[]) => ids.every((id) => !known.has(id));
+  const shares = (a: readonly string[], b: readonly string[]) => a.some((id) => b.includes(id));
   const near = (a: readonly string[], b: readonly string[]) =>
-    (a.some((id) => b.includes(id)) && (arrivedAll(extra(a, b)) || arrivedAll(extra(b, a)))) || Math.max(size(a), size(b)) <= arrived;
+    (shares(a, b) && (arrivedAll(extra(a, b)) || arrivedAll(extra(b, a)))) || Math.max(size(a), size(b)) <= arrived;
   const apart = Math.max(0, ...ends.flatMap((a) => ends.map((b) => a.filter((id) => !b.includes(id)).length)));
   // A replica is behind in time: the answer of the run's start is not one of the end's (the head moved on); or
   // each connection keeps to one version, as a layer-4 balancer pinning connections to replicas does.
@@ -143,7 +144,7 @@ function backAndForth(
   const pinned = pinnedByConnection(reads, states);
   // Each connection keeping to one of versions that share records, a head apart: replicas pinned by connection,
   // whether one is behind in time or stuck (how far behind is the staleness the versions rule measures).
-  const overlap = ends.every((a) => ends.every((b) => a === b || a.some((id) => b.includes(id))));
+  const overlap = ends.every((a) => ends.every((b) => a === b || shares(a, b)));
   const replicas = (moved || pinned) && ends.every((a) => ends.every((b) => a === b || near(a, b)));
   if (shifted && (replicas || (pinned && overlap))) {
     return {

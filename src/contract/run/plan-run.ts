@@ -123,9 +123,9 @@ const PAIR = [TIMED_SEARCH + 1, TIMED_SEARCH + 2];
 
 /**
  * How many searches the target runs at once, as the plan counts it: two searches of the first listing sent together
- * against the one timed alone (`aloneMs`), 1 to 2, and half of what the pair gained over one after the other (the
- * run's pages share the target with its searches). 1 with one request in flight at a time (no pair sent), or when the
- * pair or the search alone got no answer.
+ * against the one timed alone (`aloneMs`) gained 1 to 2 times over one after the other, and half of that gain is
+ * counted (1 to 1.5: the run's pages share the target with its searches). 1 with one request in flight at a time
+ * (no pair sent), or when the pair or the search alone got no answer.
  */
 async function searchesAtOnce(scope: RunScope, run: OperationRun | undefined, aloneMs: number | undefined): Promise<number> {
   // Sent whatever the timing (a run's requests depend on its seed and options only), never with one in flight.
