@@ -185,6 +185,20 @@ export interface LimitChange {
   readonly from: number;
   readonly to: number;
   readonly why: string;
+  /** The kind whose own limit changed; absent: the limit of all. */
+  readonly kind?: string;
+}
+
+/** One kind's own limit: where it ended, its lowest and highest, and the load it queued at, if it did. */
+export interface KindLimitFigures {
+  readonly end: number;
+  readonly lowest: number;
+  readonly highest: number;
+  /**
+   * The fewest of its requests in flight at which most of a window took over 1.5 times alone, or one failed: it
+   * stays below from then on.
+   */
+  readonly queuedAt?: number;
 }
 
 /** Latency figures of one set of answers, in ms. */
@@ -205,6 +219,8 @@ export interface KindTiming {
   readonly failed: number;
   /** Requests answered 502, 503 or 504 (load shed), when any were. */
   readonly shed?: number;
+  /** Its own limit of requests in flight, under the limit of all, as it moved. */
+  readonly limit?: KindLimitFigures;
 }
 
 /** The run's timing section (console and JSON). */

@@ -170,6 +170,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const firsts = scheduler.together(
         made.map((m) => () => m.attempt(0)),
         asks[0]?.options?.priority,
+        made.map((m) => m.kind),
       );
       return made.map((m, i) =>
         deliver(
@@ -247,6 +248,7 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
   const kind = sending.options.requestKind?.(ask.path, ask.query) ?? ask.path;
   const self: Made = {
     ...made,
+    kind,
     startedDateTime: '',
     startedAt: 0,
     inFlight: 1,
@@ -254,11 +256,13 @@ function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
       if (tries > 0) sending.stats.retried += 1;
       self.startedDateTime = new Date().toISOString();
       const [started, inFlight] = [performance.now(), sending.scheduler.inFlight()];
+      // Sent outside the scheduler's turns (alone, or on a connection of its own), it is not counted there.
+      const kindInFlight = Math.max(1, sending.scheduler.inFlightOf(kind));
       self.startedAt = started;
       const result = await via({ ...made, mayRetry });
       const [latencyMs, failed, shedding] = [performance.now() - started, overloaded(result), shed(result)];
       self.inFlight = Math.max(inFlight, sending.scheduler.inFlight());
-      sending.limit.sample({ kind, latencyMs, inFlight, failed, shed: shedding });
+      sending.limit.sample({ kind, latencyMs, inFlight, kindInFlight, failed, shed: shedding });
       // The deadline's aborts are the kit's doing: no figure.
       if (!('error' in result && result.error === DEADLINE_REACHED))
         sending.timing.sample(kind, latencyMs, inFlight, shedding ? 'shed' : failed ? 'failed' : 'answered');
@@ -287,7 +291,7 @@ async function deliver(
   const alone = sendOptions.judgedAlone ? { judgedAlone: true } : {};
   const head = { operationId, request: made.recorded, ...alone };
   for (let tries = 0; ; tries += 1) {
-    const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority);
+    const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority, made.kind);
     const startedDateTime = made.startedDateTime;
     if (!result)
       return { operationId, request: made.recorded, error: DEADLINE_REACHED, ...alone, ...(startedDateTime ? { startedDateTime } : {}) };
@@ -313,6 +317,8 @@ async function deliver(
 
 /** A request made: as sent and as recorded, its attempt, when its last attempt started and the most in flight meanwhile. */
 type Made = ReturnType<typeof makeRequest> & {
+  /** Its kind (see HttpClientOptions.requestKind), whose own limit it waits for. */
+  readonly kind: string;
   startedDateTime: string;
   /** performance.now() when its last attempt started. */
   startedAt: number;

@@ -6,13 +6,13 @@ import { sleep } from './sleep.ts';
 
 /** Lets requests go in their turn. */
 export interface Scheduler {
-  /** Runs `send` in its turn; undefined when the deadline passed first. */
-  inTurn<T>(send: () => Promise<T>, priority?: number): Promise<T | undefined>;
+  /** Runs `send` in its turn (within its kind's own limit too, when `kind` is given); undefined when the deadline passed first. */
+  inTurn<T>(send: () => Promise<T>, priority?: number, kind?: string): Promise<T | undefined>;
   /**
    * Runs `sends` as one group in one turn, let through whole: once the group's turn comes, each starts as soon
    * as the rate allows, none waiting for a slot of its own; undefined for those the deadline stopped.
    */
-  together<T>(sends: readonly (() => Promise<T>)[], priority?: number): Promise<(T | undefined)[]>;
+  together<T>(sends: readonly (() => Promise<T>)[], priority?: number, kinds?: readonly (string | undefined)[]): Promise<(T | undefined)[]>;
   /**
    * Runs `run` with nothing else in flight: it goes before anything queued, once every request in flight has
    * ended, and nothing else starts until it ends. `run` sends its requests (any number, one at a time), each
@@ -23,6 +23,8 @@ export interface Scheduler {
   backOff(waitMs: number): void;
   /** Requests in flight now. */
   inFlight(): number;
+  /** Requests of `kind` in flight now. */
+  inFlightOf(kind: string): number;
 }
 
 /** What a scheduler keeps to. */
@@ -40,6 +42,8 @@ interface Unit {
   /** Starts only with nothing in flight, and holds every slot while it runs; its requests wait for their turns (mayGo). */
   readonly alone?: boolean;
   readonly members: readonly (() => Promise<void>)[];
+  /** Each member's kind, when known: it waits for its kind's own limit too. */
+  readonly kinds: readonly (string | undefined)[];
   /** Members started so far. */
   started: number;
 }
@@ -48,7 +52,8 @@ interface Unit {
  * Creates the scheduler of one client: at most `concurrency` requests in flight (1 from the first 429 on), the
  * highest priority first and, within one priority, in the order they were queued. A group starts whole: it
  * waits until all its members can be in flight at once (a group larger than the limit, until nothing else is),
- * and nothing else starts before all its members have.
+ * and nothing else starts before all its members have. A unit held only by its kind's own limit (searches at
+ * what the target runs at once) lets the units behind it go first.
  *
  * @example
  * const scheduler = createScheduler({ concurrency: 8, signal: deadline });
@@ -57,7 +62,9 @@ interface Unit {
 export function createScheduler(options: SchedulerOptions): Scheduler {
   let fixed = Math.max(1, options.concurrency ?? 1);
   const limitNow = () => (options.limit ? options.limit.current() : fixed);
+  const kindLimit = (kind: string) => (options.limit ? options.limit.currentOf(kind) : fixed);
   let inFlight = 0;
+  const ofKind = createCounts();
   const queue: Unit[] = [];
   /** The group whose members are starting: it goes on before any other unit. */
   let starting: Unit | undefined;
@@ -71,56 +78,91 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     for (;;) {
       if (aloneRunning) return;
       const limit = limitNow();
-      starting ??= takeHead(queue, inFlight, limit);
+      starting ??= takeNext(queue, inFlight, limit, (kind) => [ofKind.of(kind), kindLimit(kind)]);
       // A unit run alone (one member) starts whatever the limit: takeHead gives it only with nothing in flight.
       if (!starting || (inFlight >= limit && !starting.alone)) return;
       const unit = starting;
-      const member = unit.members[unit.started]!;
+      const [member, kind] = [unit.members[unit.started]!, unit.kinds[unit.started]];
       unit.started += 1;
       if (unit.started === unit.members.length) starting = undefined;
-      run(member, unit.alone === true);
+      run(member, unit.alone === true, kind);
     }
   };
   /** Starts `member`, holding every slot while it runs when `alone`. */
-  const run = (member: () => Promise<void>, alone: boolean) => {
+  const run = (member: () => Promise<void>, alone: boolean, kind: string | undefined) => {
     inFlight += 1;
+    ofKind.add(kind, 1);
     aloneRunning = alone;
     void member().finally(() => {
       inFlight -= 1;
+      ofKind.add(kind, -1);
       aloneRunning = false;
       pump();
     });
   };
   /** Queues `sends` as one unit; each resolves with its answer, or undefined when the deadline passed first. */
-  const enqueue = <T>(sends: readonly (() => Promise<T>)[], priority: number, alone = false): Promise<T | undefined>[] => {
+  const enqueue = <T>(
+    sends: readonly (() => Promise<T>)[],
+    priority: number,
+    kinds: readonly (string | undefined)[] = [],
+    alone = false,
+  ): Promise<T | undefined>[] => {
     if (sends.length === 0) return [];
     const made = sends.map((send) => deferred(async () => (alone || (await mayStart()) ? send() : undefined)));
     const at = queue.findIndex((unit) => unit.priority < priority);
-    queue.splice(at < 0 ? queue.length : at, 0, { priority, members: made.map((m) => m.start), started: 0, alone });
+    queue.splice(at < 0 ? queue.length : at, 0, { priority, members: made.map((m) => m.start), kinds, started: 0, alone });
     pump();
     return made.map((m) => m.answer);
   };
   return {
     inFlight: () => inFlight,
+    inFlightOf: ofKind.of,
     backOff(waitMs) {
       if (options.limit) options.limit.pin(1, 'a 429 (Too Many Requests): one request in flight from then on');
       fixed = 1;
       hold.until = Math.max(hold.until, performance.now() + waitMs);
     },
-    inTurn: (send, priority = 0) => enqueue([send], priority)[0]!,
-    together: (sends, priority = 0) => Promise.all(enqueue(sends, priority)),
-    alone: (run) => enqueue([() => run(mayStart)], Number.POSITIVE_INFINITY, true)[0]!,
+    inTurn: (send, priority = 0, kind = undefined) => enqueue([send], priority, [kind])[0]!,
+    together: (sends, priority = 0, kinds = []) => Promise.all(enqueue(sends, priority, kinds)),
+    alone: (run) => enqueue([() => run(mayStart)], Number.POSITIVE_INFINITY, [], true)[0]!,
   };
 }
 
 /**
- * The head of `queue`, taken off it when it may start beside the `inFlight` requests: a group once all its members
- * fit at once (one larger than `limit`, once nothing else is in flight), a unit run alone once nothing is.
+ * The next unit of `queue` that may start beside the `inFlight` requests, taken off it: the first in the queue's
+ * order that fits the limit of all (a group once all its members fit at once, one larger than `limit` once nothing
+ * else is in flight; a unit run alone once nothing is) and the limit of each of its members' kinds (`kind` gives a
+ * kind's requests in flight and limit: the same rule). A unit the limit of all holds stops the search, so a group
+ * or a unit run alone is never overtaken; one held only by its kinds lets the next ones be tried.
  */
-function takeHead(queue: Unit[], inFlight: number, limit: number): Unit | undefined {
-  const head = queue[0];
-  if (!head || inFlight + Math.min(head.members.length, limit) > limit) return undefined;
-  return head.alone && inFlight > 0 ? undefined : queue.shift();
+function takeNext(
+  queue: Unit[],
+  inFlight: number,
+  limit: number,
+  kind: (kind: string) => readonly [inFlight: number, limit: number],
+): Unit | undefined {
+  for (const [at, unit] of queue.entries()) {
+    if (inFlight + Math.min(unit.members.length, limit) > limit || (unit.alone && inFlight > 0)) return undefined;
+    const perKind = new Map<string, number>();
+    for (const k of unit.kinds) if (k !== undefined) perKind.set(k, (perKind.get(k) ?? 0) + 1);
+    const fits = [...perKind].every(([k, members]) => {
+      const [now, most] = kind(k);
+      return now + Math.min(members, most) <= most;
+    });
+    if (fits) return queue.splice(at, 1)[0];
+  }
+  return undefined;
+}
+
+/** Counts by kind (requests of each kind in flight); a request of no kind is not counted. */
+function createCounts() {
+  const counts = new Map<string, number>();
+  return {
+    of: (kind: string) => counts.get(kind) ?? 0,
+    add(kind: string | undefined, by: number) {
+      if (kind !== undefined) counts.set(kind, (counts.get(kind) ?? 0) + by);
+    },
+  };
 }
 
 /** `run` to start later, and the promise of what it comes to. */

@@ -55,13 +55,17 @@ export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog
       },
       kinds: [...kinds]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([kind, { alone, underLoad, failed, shed }]) => ({
-          kind,
-          ...(alone.length > 0 ? { alone: figuresOf(alone) } : {}),
-          ...(underLoad.length > 0 ? { underLoad: figuresOf(underLoad) } : {}),
-          failed,
-          ...(shed > 0 ? { shed } : {}),
-        })),
+        .map(([kind, { alone, underLoad, failed, shed }]) => {
+          const own = limit.kinds().get(kind);
+          return {
+            kind,
+            ...(alone.length > 0 ? { alone: figuresOf(alone) } : {}),
+            ...(underLoad.length > 0 ? { underLoad: figuresOf(underLoad) } : {}),
+            failed,
+            ...(shed > 0 ? { shed } : {}),
+            ...(own ? { limit: own } : {}),
+          };
+        }),
       sentAgainAlone: { ...sentAgain, cap },
     }),
   };

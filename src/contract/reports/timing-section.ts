@@ -1,8 +1,16 @@
-import type { LatencyFigures, TimingReport } from '../types.ts';
+import type { KindLimitFigures, LatencyFigures, TimingReport } from '../types.ts';
 import { duration } from '../../shared/duration.ts';
 
 const figures = (label: string, f: LatencyFigures | undefined) =>
   f ? [`${label} p50 ${duration(f.p50Ms)}, p95 ${duration(f.p95Ms)} (${f.count})`] : [];
+
+/** A kind's own limit, when it came down or was held: `own limit 2 to 4, 3 at the end, held below 4`. */
+const ownLimit = (own: KindLimitFigures | undefined) =>
+  own && (own.queuedAt !== undefined || own.end < own.highest)
+    ? [
+        `own limit ${own.lowest === own.highest ? own.lowest : `${own.lowest} to ${own.highest}`}, ${own.end} at the end${own.queuedAt !== undefined ? `, held below ${own.queuedAt}` : ''}`,
+      ]
+    : [];
 
 /**
  * The console's timing section: the limit of requests in flight as it moved and why it was lowered, latency
@@ -22,7 +30,7 @@ export function timingSection(timing: TimingReport): string[] {
   ];
   for (const kind of kinds)
     lines.push(
-      `  ${kind.kind}: ${[...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : []), ...(kind.shed ? [`${kind.shed} answered 502/503/504`] : [])].join('; ')}`,
+      `  ${kind.kind}: ${[...figures('alone', kind.alone), ...figures('under load', kind.underLoad), ...(kind.failed > 0 ? [`${kind.failed} timed out or reset`] : []), ...(kind.shed ? [`${kind.shed} answered 502/503/504`] : []), ...ownLimit(kind.limit)].join('; ')}`,
     );
   const tried = again.answered + again.failedAlone + again.notSent;
   if (tried > 0)

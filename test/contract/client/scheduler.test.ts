@@ -123,6 +123,28 @@ describe('the scheduler', () => {
     expect(t.most()).toBe(3);
   });
 
+  it("lets requests behind one held by its kind's own limit go first, within the limit of all", async () => {
+    const t = controlled();
+    const limit = createConcurrencyLimit(4);
+    for (let i = 0; i < 20; i += 1) limit.sample({ kind: '/alert page', latencyMs: 30, inFlight: limit.current(), failed: false });
+    // A search takes 100 ms alone and 400 ms beside another: the target runs one at a time.
+    limit.sample({ kind: '/alert search', latencyMs: 100, inFlight: 1, failed: false });
+    limit.sample({ kind: '/alert search', latencyMs: 400, inFlight: 2, kindInFlight: 2, failed: false });
+    expect([limit.current(), limit.currentOf('/alert search'), limit.currentOf('/alert page')]).toEqual([4, 1, 4]);
+    const scheduler = createScheduler({ concurrency: 4, limit });
+    void scheduler.inTurn(t.send('s1'), 0, '/alert search');
+    void scheduler.inTurn(t.send('s2'), 5, '/alert search');
+    for (const name of ['p1', 'p2', 'p3', 'p4']) void scheduler.inTurn(t.send(name), 0, '/alert page');
+    await t.settle();
+    // s2 goes before the pages by its priority, but its kind is full: the pages behind it go, up to the limit of all.
+    expect(t.open()).toEqual(['s1', 'p1', 'p2', 'p3']);
+    expect([scheduler.inFlightOf('/alert search'), scheduler.inFlightOf('/alert page')]).toEqual([1, 3]);
+    await t.finish('p1');
+    expect(t.open()).toEqual(['s1', 'p2', 'p3', 'p4']);
+    await t.finish('s1');
+    expect(t.open()).toEqual(['p2', 'p3', 'p4', 's2']);
+  });
+
   it('runs a request alone: after what is in flight ends, before anything queued, nothing else meanwhile', async () => {
     const t = controlled();
     const scheduler = createScheduler({ concurrency: 4 });
