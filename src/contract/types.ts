@@ -195,8 +195,8 @@ export interface KindLimitFigures {
   readonly lowest: number;
   readonly highest: number;
   /**
-   * The fewest of its requests in flight at which most of a window took over 1.5 times alone, or one failed: it
-   * stays below from then on.
+   * Its requests in flight when most of a window took well over their time alone (the most among those), or when
+   * one failed (the fewest): it stays below from then on.
    */
   readonly queuedAt?: number;
 }

@@ -53,8 +53,15 @@ const KEPT_CHANGES = 50;
 /** Latency above `TOLERANCE` times the kind's unloaded latency, and `SLACK_MS` more, is queueing. */
 const TOLERANCE = 2;
 const SLACK_MS = 20;
-/** Most of a kind's window above `HELD` times its unloaded latency (and `SLACK_MS`) holds it below that load. */
+/**
+ * A kind's window whose median is above `HELD` times the kind's median alone, and `HELD_SLACK_MS` more, holds it
+ * below the load it ran at: a fast kind's latency moves by tens of ms with jitter and the other kinds' load, which
+ * fewer of its own in flight would not mend.
+ */
 const HELD = 1.5;
+const HELD_SLACK_MS = 100;
+/** A kind's latencies alone kept for its median: the latest. */
+const KEPT_ALONE = 64;
 /** At most this many in flight, a request's latency is its unloaded latency. */
 export const ALONE_IN_FLIGHT = 2;
 
@@ -102,8 +109,7 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
     all.limit = to;
   };
   const kinds = createKindLimits(top, log);
-  const queueing = (base: number | undefined, latencyMs: number, tolerance = TOLERANCE) =>
-    base !== undefined && latencyMs > base * tolerance + SLACK_MS;
+  const queueing = (base: number | undefined, latencyMs: number) => base !== undefined && latencyMs > base * TOLERANCE + SLACK_MS;
   return {
     ceiling: top,
     current: () => all.limit,
@@ -127,9 +133,7 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
       const { kind, latencyMs, inFlight, failed, shed } = sample;
       const base = unloaded.get(kind);
       if (!failed && inFlight <= ALONE_IN_FLIGHT && (base === undefined || latencyMs < base)) unloaded.set(kind, latencyMs);
-      const why = `took ${duration(latencyMs)} with ${sample.kindInFlight ?? inFlight} of its kind in flight, ${duration(base ?? 0)} alone`;
-      const slow = !failed && queueing(base, latencyMs) ? why : undefined;
-      kinds.sample(sample, { slow, over: !failed && queueing(base, latencyMs, HELD) }, all.limit);
+      kinds.sample(sample, all.limit);
       all.since += 1;
       if (shed && inFlight > 1 && inFlight <= most()) {
         all.worst = { level: 3, why: `a 502/503/504 with ${inFlight} in flight: at most ${inFlight - 1} from then on` };
@@ -147,24 +151,29 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   };
 }
 
-/** One kind's own limit and its current window. */
+/** One kind's own limit, its latencies alone and its current window. */
 interface KindLimit {
   limit: number;
   lowest: number;
   highest: number;
-  /** It stays below this: the fewest of its requests in flight at which most of a window was slow, or one failed. */
+  /** It stays below this: the load of its kind at which a window was well over its time alone, or one failed. */
   hold: number;
-  /** Samples in the current window. */
+  /** Its latest latencies with at most {@link ALONE_IN_FLIGHT} in flight of all kinds. */
+  readonly alone: number[];
+  /** Samples in the current window; the latency and the requests of the kind in flight of those answered. */
   since: number;
-  /** Those of them over {@link HELD} times alone, and the fewest of the kind in flight among those. */
-  over: number;
-  overAt: number;
-  /** The fewest of the kind in flight at a failure in the window. */
+  latencies: number[];
+  loads: number[];
+  /** The fewest of the kind in flight at a failure in the window, and why it failed. */
   failedAt: number;
-  worst: Worst;
+  failed: string;
 }
 
-/** The kinds' own limits, each judged on its own window; `log` records their changes. */
+/**
+ * The kinds' own limits, each judged on its own window by the window's median latency against the kind's median
+ * alone (a median, not the fastest: what one request met once is no measure of a kind under other kinds' load);
+ * `log` records their changes.
+ */
 function createKindLimits(top: number, log: (change: LimitChange) => void) {
   const kinds = new Map<string, KindLimit>();
   const start = Math.min(2, top);
@@ -183,55 +192,58 @@ function createKindLimits(top: number, log: (change: LimitChange) => void) {
           { end: k.limit, lowest: k.lowest, highest: k.highest, ...(Number.isFinite(k.hold) ? { queuedAt: k.hold } : {}) },
         ]),
       ),
-    /**
-     * Learns from one of its requests: `slow` says why it queued (twice alone), when it did; `over`, whether it took
-     * over {@link HELD} times alone; `allLimit` is the limit of all now.
-     */
-    sample(
-      { kind, kindInFlight, inFlight, failed }: LimitSample,
-      { slow, over }: { readonly slow: string | undefined; readonly over: boolean },
-      allLimit: number,
-    ) {
+    /** Learns from one of its requests; `allLimit` is the limit of all now. */
+    sample({ kind, kindInFlight, inFlight, failed, latencyMs }: LimitSample, allLimit: number) {
       const k = kinds.get(kind) ?? freshKind(start);
       kinds.set(kind, k);
       const own = kindInFlight ?? inFlight;
       k.since += 1;
-      if (over) [k.over, k.overAt] = [k.over + 1, Math.min(k.overAt, own)];
-      if (failed) k.failedAt = Math.min(k.failedAt, own);
-      if (failed && k.worst.level < 2)
-        k.worst = { level: 2, why: `a request timed out, was reset or got a 502/503/504 with ${own} of its kind in flight` };
-      else if (slow && k.worst.level < 1) k.worst = { level: 1, why: slow };
+      if (failed && own < k.failedAt)
+        [k.failedAt, k.failed] = [own, `a request timed out, was reset or got a 502/503/504 with ${own} of its kind in flight`];
+      else if (!failed)
+        [k.latencies, k.loads] = [
+          [...k.latencies, latencyMs],
+          [...k.loads, own],
+        ];
+      if (!failed && inFlight <= ALONE_IN_FLIGHT && k.alone.push(latencyMs) > KEPT_ALONE) k.alone.shift();
       if (k.since < k.limit) return;
-      // Most of the window slow, or a failure, with n of the kind in flight: the target gives the kind fewer than n.
-      const at = Math.min(k.over * 2 >= k.since ? k.overAt : Number.POSITIVE_INFINITY, k.failedAt);
-      if (at >= ALONE_IN_FLIGHT && at < k.hold) k.hold = at;
-      const seen = k.worst;
-      Object.assign(k, freshWindow());
-      const most = Math.min(top, k.hold - 1);
-      if (seen.level >= 2) change(kind, k, Math.max(1, Math.floor(k.limit / 2)), seen.why);
-      else if (seen.level === 1 || k.limit > most)
-        change(
-          kind,
-          k,
-          Math.max(1, Math.min(most, Math.floor((k.limit * 3) / 4))),
-          seen.why || `over ${HELD} times alone with ${at} of its kind in flight: at most ${most} from then on`,
-        );
-      // Never far above the limit of all: a kind held by it has not shown it could go wider.
-      else if (k.limit < Math.min(most, allLimit + 1)) change(kind, k, k.limit + 1, 'latency held');
+      judge(kind, k, allLimit);
     },
   };
+
+  /** The end of `k`'s window: a failure halves it, a slow window lowers it by a quarter, a held one raises it by one. */
+  function judge(kind: string, k: KindLimit, allLimit: number) {
+    const [base, typical, load] = [median(k.alone), median(k.latencies), median(k.loads)];
+    const over = (times: number, slack: number) => base !== undefined && typical !== undefined && typical > base * times + slack;
+    // Well over its time alone at a load of n of its kind, or a failure with n: the target gives the kind fewer than n.
+    const at = Math.min(over(HELD, HELD_SLACK_MS) ? (load ?? 0) : Number.POSITIVE_INFINITY, k.failedAt);
+    if (at >= ALONE_IN_FLIGHT && at < k.hold) k.hold = at;
+    const failedWhy = k.failed;
+    const slow = over(TOLERANCE, SLACK_MS)
+      ? `took ${duration(typical!)} (median) with ${load} of its kind in flight, ${duration(base!)} alone`
+      : '';
+    Object.assign(k, freshWindow());
+    const most = Math.min(top, k.hold - 1);
+    const heldWhy = `${duration(typical ?? 0)} (median) with ${at} of its kind in flight, ${duration(base ?? 0)} alone: at most ${most} from then on`;
+    if (failedWhy) change(kind, k, Math.max(1, Math.min(most, Math.floor(k.limit / 2))), failedWhy);
+    else if (slow || k.limit > most)
+      change(kind, k, Math.max(1, Math.min(most, Math.floor((k.limit * 3) / 4))), k.limit > most ? heldWhy : slow);
+    // Never far above the limit of all: a kind held by it has not shown it could go wider.
+    else if (k.limit < Math.min(most, allLimit + 1)) change(kind, k, k.limit + 1, 'latency held');
+  }
+}
+
+/** The median of `values`, undefined when there are none. */
+function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 /** A kind not seen before: at the start, nothing held, an empty window. */
 function freshKind(start: number): KindLimit {
-  return { limit: start, lowest: start, highest: start, hold: Number.POSITIVE_INFINITY, ...freshWindow() };
+  return { limit: start, lowest: start, highest: start, hold: Number.POSITIVE_INFINITY, alone: [], ...freshWindow() };
 }
 
 /** A window with nothing seen yet. */
-const freshWindow = () => ({
-  since: 0,
-  over: 0,
-  overAt: Number.POSITIVE_INFINITY,
-  failedAt: Number.POSITIVE_INFINITY,
-  worst: { level: 0, why: '' },
-});
+const freshWindow = () => ({ since: 0, latencies: [], loads: [], failedAt: Number.POSITIVE_INFINITY, failed: '' });

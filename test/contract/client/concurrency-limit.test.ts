@@ -84,7 +84,21 @@ describe('the limit of requests in flight, learned from the target', () => {
     expect(limit.kinds().get('/alert search')).toEqual({ end: 3, lowest: 2, highest: 4, queuedAt: 4 });
     const searches = limit.changes.filter((c) => c.kind === '/alert search');
     expect(searches.map((c) => c.to)).toEqual([3, 4, 3]);
-    expect(searches.at(-1)?.why).toBe('/alert search: over 1.5 times alone with 4 of its kind in flight: at most 3 from then on');
+    expect(searches.at(-1)?.why).toBe('/alert search: 3.6 s (median) with 4 of its kind in flight, 1.8 s alone: at most 3 from then on');
+  });
+
+  it('never holds a fast kind whose latency jitters whatever its load (pages beside seconds-long searches)', () => {
+    const limit = createConcurrencyLimit(8);
+    // 30 ms at best, most often 60-140 ms: the other kinds' load, not the pages' own.
+    const jitter = [30, 60, 140, 90, 120, 70, 100, 130];
+    for (let i = 0; i < 400; i += 1) {
+      const latencyMs = jitter[i % jitter.length]!;
+      // One in five goes with nothing else in flight: its time alone jitters just the same.
+      if (i % 5 === 0) limit.sample({ kind: '/alert page', latencyMs, inFlight: 1, failed: false });
+      else answer(limit, 1, '/alert page', () => latencyMs);
+    }
+    expect(limit.kinds().get('/alert page')).toMatchObject({ end: 8, highest: 8 });
+    expect(limit.kinds().get('/alert page')?.queuedAt).toBeUndefined();
   });
 
   it('holds a kind below the load at which it timed out, and the limit of all halves but climbs back', () => {

@@ -129,7 +129,7 @@ describe('the scheduler', () => {
     for (let i = 0; i < 20; i += 1) limit.sample({ kind: '/alert page', latencyMs: 30, inFlight: limit.current(), failed: false });
     // A search takes 100 ms alone and 400 ms beside another: the target runs one at a time.
     limit.sample({ kind: '/alert search', latencyMs: 100, inFlight: 1, failed: false });
-    limit.sample({ kind: '/alert search', latencyMs: 400, inFlight: 2, kindInFlight: 2, failed: false });
+    for (let i = 0; i < 5; i += 1) limit.sample({ kind: '/alert search', latencyMs: 400, inFlight: 4, kindInFlight: 2, failed: false });
     expect([limit.current(), limit.currentOf('/alert search'), limit.currentOf('/alert page')]).toEqual([4, 1, 4]);
     const scheduler = createScheduler({ concurrency: 4, limit });
     void scheduler.inTurn(t.send('s1'), 0, '/alert search');
