@@ -53,6 +53,12 @@ export interface Exchange {
   readonly firstUnderLoad?: Exchange;
   /** It timed out or lost its connection with others in flight and was not sent again alone: the run's re-sends were spent. */
   readonly notSentAlone?: boolean;
+  /**
+   * Sent again alone (see `firstUnderLoad`), it failed too, but no probe had answered at its unloaded speed within
+   * --timeout before it went: the target was still busy (with the requests the kit gave up on, most often), so the
+   * failure is not the request's own.
+   */
+  readonly stillBusy?: boolean;
 }
 
 /** One way the target broke the contract. */
@@ -249,6 +255,8 @@ export interface TimingReport {
   readonly sentAgainAlone: {
     readonly answered: number;
     readonly failedAlone: number;
+    /** Of those failed alone, sent while the target was still busy (no probe answered at its unloaded speed). */
+    readonly stillBusy?: number;
     /** Not sent again: the run's re-sends were spent. */
     readonly notSent: number;
     readonly cap: number;

@@ -24,6 +24,7 @@ export const notAServerError: ResponseCheck = {
     const first = exchange.firstUnderLoad;
     const firstStatus = first?.response?.status ?? 0;
     if (status >= 500 && exchange.notSentAlone) return notSentAgain(exchange, status);
+    if (status >= 500 && first && exchange.stillBusy) return busyAlone(exchange, first, status);
     if (status >= 500)
       return [
         {
@@ -48,6 +49,24 @@ export const notAServerError: ResponseCheck = {
     return [];
   },
 };
+
+/**
+ * A 5xx alone too, but sent while the target was still busy (see Exchange.stillBusy): load shed with more than 2 in
+ * flight at first is a figure of the timing section, anything else a warning with both answers.
+ */
+function busyAlone(exchange: Exchange, first: Exchange, status: number): Finding[] {
+  if (SHED_STATUSES.has(status) && (first.inFlight ?? 1) > ALONE_IN_FLIGHT) return [];
+  const firstAnswer = first.error ?? `${first.response?.status}${took(first)}`;
+  return [
+    {
+      severity: 'warning',
+      message: `server error ${status} alone, but with the target still busy (no probe answered at its unloaded speed within --timeout); first ${firstAnswer} with ${first.inFlight} in flight`,
+      expected: 'a status below 500',
+      actual: `${status}${took(exchange)} alone, the target still busy; first ${firstAnswer} with ${first.inFlight} in flight`,
+      exchange,
+    },
+  ];
+}
 
 /** A 5xx under load the run's re-sends did not reach: load shed with more than 2 in flight is a count of the timing. */
 function notSentAgain(exchange: Exchange, status: number): Finding[] {

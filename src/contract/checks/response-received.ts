@@ -24,6 +24,7 @@ export const responseReceived: ResponseCheck = {
       : first
         ? `; first with ${first.inFlight} in flight: ${first.response?.status}`
         : '';
+    if (exchange.error && first && exchange.stillBusy) return stillBusy(exchange, first);
     if (exchange.error) {
       const notAlone = exchange.notSentAlone
         ? `, with ${exchange.inFlight} in flight (not sent again alone: the run's re-sends were spent, or it went on a connection of its own)`
@@ -43,6 +44,23 @@ export const responseReceived: ResponseCheck = {
     return [];
   },
 };
+
+/**
+ * A request that failed under load and again alone while the target was still busy (see Exchange.stillBusy): what
+ * the kit's own load caused, a figure of the timing section with more than 2 in flight at first, else a warning.
+ */
+function stillBusy(exchange: Exchange, first: Exchange): Finding[] {
+  if ((first.inFlight ?? 1) > ALONE_IN_FLIGHT) return [];
+  return [
+    {
+      severity: 'warning',
+      message: `${first.error ?? `${first.response?.status}`} with ${first.inFlight} in flight; sent again alone, it failed too, but with the target still busy (no probe answered at its unloaded speed within --timeout)`,
+      expected: `a complete response with ${first.inFlight} in flight`,
+      actual: `${first.error ?? first.response?.status}; alone, the target still busy: ${exchange.error}`,
+      exchange,
+    },
+  ];
+}
 
 /** A request that failed with few in flight and answered alone: the target is slow at that load, not broken. */
 function aloneAnswered(exchange: Exchange, first: Exchange): Finding {

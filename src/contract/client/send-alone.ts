@@ -83,18 +83,22 @@ export function createSendAlone(parts: {
     const kind = known.sort((a, b) => unloaded.get(a)! - unloaded.get(b)!)[0];
     return kind === undefined ? undefined : { kind, request: probes.get(kind)! };
   };
-  /** Resolves once a probe answers at its unloaded speed, or `timeoutMs` has passed. */
+  /**
+   * Resolves once a probe answers at its unloaded speed (true; true too with no probe to send, or the deadline
+   * passed), or false when `timeoutMs` has passed without: the target is still busy.
+   */
   const quietAgain = async (mayGo: () => Promise<boolean>) => {
     const giveUpAt = performance.now() + timeoutMs;
     for (let pause = 0; performance.now() < giveUpAt; pause = Math.min(Math.max(100, pause * 2), MAX_PAUSE_MS)) {
       const probe = cheapest();
-      if (!probe) return;
-      if ((pause > 0 && !(await sleep(pause, signal))) || !(await mayGo())) return;
+      if (!probe) return true;
+      if ((pause > 0 && !(await sleep(pause, signal))) || !(await mayGo())) return true;
       timing.probed();
       const started = performance.now();
       const result = await attempt({ ...probe.request, mayRetry: false });
-      if (!overloaded(result) && !limit.queueing(probe.kind, performance.now() - started)) return;
+      if (!overloaded(result) && !limit.queueing(probe.kind, performance.now() - started)) return true;
     }
+    return false;
   };
   const notAgain = (first: Exchange): Exchange => {
     timing.sentAlone('notSent');
@@ -109,16 +113,17 @@ export function createSendAlone(parts: {
     async again(first, resend) {
       if (left <= 0 || signal?.aborted) return notAgain(first);
       left -= 1;
+      let quiet = true;
       const alone = await scheduler.alone(async (mayGo) => {
-        await quietAgain(mayGo);
+        quiet = await quietAgain(mayGo);
         return (await mayGo()) ? resend() : undefined;
       });
       if (!alone || alone.error === DEADLINE_REACHED) return notAgain(first);
       const failed = alone.error !== undefined || (alone.response?.status ?? 0) >= 500;
       // A 502/503/504 alone too is the request's own answer, not load shed: the limit need not stay below its load.
       if (SHED_STATUSES.has(first.response?.status ?? 0) && (alone.response?.status ?? 0) >= 500) limit.notShed(first.inFlight ?? 0);
-      timing.sentAlone(failed ? 'failedAlone' : 'answered');
-      return { ...alone, firstUnderLoad: first };
+      timing.sentAlone(failed ? 'failedAlone' : 'answered', failed && !quiet);
+      return { ...alone, firstUnderLoad: first, ...(failed && !quiet ? { stillBusy: true } : {}) };
     },
   };
 }

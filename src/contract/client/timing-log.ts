@@ -11,7 +11,8 @@ export interface TimingLog {
    */
   sample(kind: string, latencyMs: number, inFlight: number, outcome: 'answered' | 'failed' | 'shed'): void;
   probed(): void;
-  sentAlone(outcome: 'answered' | 'failedAlone' | 'notSent'): void;
+  /** A request sent again alone came to `outcome`; `stillBusy`: it failed alone with the target still busy. */
+  sentAlone(outcome: 'answered' | 'failedAlone' | 'notSent', stillBusy?: boolean): void;
   report(): TimingReport;
 }
 
@@ -27,7 +28,7 @@ export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog
   const start = limit.current();
   let [lowest, highest] = [start, start];
   const kinds = new Map<string, { alone: number[]; underLoad: number[]; failed: number; shed: number }>();
-  const sentAgain = { answered: 0, failedAlone: 0, notSent: 0, probes: 0 };
+  const sentAgain = { answered: 0, failedAlone: 0, notSent: 0, probes: 0, stillBusy: 0 };
   return {
     sample(kind, latencyMs, inFlight, outcome) {
       const now = limit.current();
@@ -40,8 +41,9 @@ export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog
     probed: () => {
       sentAgain.probes += 1;
     },
-    sentAlone: (outcome) => {
+    sentAlone: (outcome, stillBusy) => {
       sentAgain[outcome] += 1;
+      if (stillBusy) sentAgain.stillBusy += 1;
     },
     report: () => ({
       limit: {
@@ -66,7 +68,7 @@ export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog
             ...(own ? { limit: own } : {}),
           };
         }),
-      sentAgainAlone: { ...sentAgain, cap },
+      sentAgainAlone: (({ stillBusy, ...rest }) => ({ ...rest, ...(stillBusy > 0 ? { stillBusy } : {}), cap }))(sentAgain),
     }),
   };
 }

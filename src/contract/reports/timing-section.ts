@@ -35,7 +35,7 @@ export function timingSection(timing: TimingReport): string[] {
   const tried = again.answered + again.failedAlone + again.notSent;
   if (tried > 0)
     lines.push(
-      `  failed under load (no response or a 5xx), sent again alone: ${again.answered} answered alone, ${again.failedAlone} failed alone too${again.notSent > 0 ? `, ${again.notSent} not sent again (at most ${again.cap} per run; none on a connection of their own)` : ''}; ${again.probes} probe${again.probes === 1 ? '' : 's'} sent first`,
+      `  failed under load (no response or a 5xx), sent again alone: ${again.answered} answered alone, ${again.failedAlone} failed alone too${again.stillBusy ? ` (${again.stillBusy} with the target still busy: no probe answered at its unloaded speed)` : ''}${again.notSent > 0 ? `, ${again.notSent} not sent again (at most ${again.cap} per run; none on a connection of their own)` : ''}; ${again.probes} probe${again.probes === 1 ? '' : 's'} sent first`,
     );
   return lines;
 }

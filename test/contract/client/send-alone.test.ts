@@ -91,6 +91,26 @@ describe('a request that failed under load is judged by what it does alone', () 
     expect(http.timing!.report().sentAgainAlone).toMatchObject({ answered: 0, failedAlone: 1, notSent: 1 });
   });
 
+  it('does not blame a request that failed alone while no probe answered at unloaded speed: the target was still busy', async () => {
+    // Six searches of 900 ms make a line of 5.4 s on one worker; with the timeout at 1 s, those at its back time
+    // out, and a probe waits behind the line too: alone, they are sent into the line the kit left.
+    const target = oneWorker((url) => (isSearch(url) ? 900 : 5));
+    const requestKind = (_path: string, query: Readonly<Record<string, string>>) => (query.search ? 'search' : 'page');
+    const http = onFakeClock(target.answer, { concurrency: 8, timeoutMs: 1_000, requestKind, sendAloneCap: 1 });
+    await settle(http.send('listAlerts', '/alert', { page: '1' }));
+    const asks = Array.from({ length: 6 }, (_, i) => ({ path: '/alert', query: { search: `term${i}` } }));
+    const answers = await settle(Promise.all(http.sendTogether('listAlerts', asks)));
+    const resent = answers.find((e) => e.firstUnderLoad);
+    expect(resent).toMatchObject({ error: 'no complete response within 1000 ms', stillBusy: true });
+    // First with more than 2 in flight: a figure of the timing section, no finding.
+    expect(resent!.firstUnderLoad!.inFlight).toBeGreaterThan(2);
+    expect(inspect(resent!)).toEqual([]);
+    expect(inspect({ ...resent!, firstUnderLoad: { ...resent!.firstUnderLoad!, inFlight: 2 } })).toMatchObject([
+      { severity: 'warning', message: expect.stringMatching(/failed too, but with the target still busy/) },
+    ]);
+    expect(http.timing!.report().sentAgainAlone).toMatchObject({ failedAlone: 1, stillBusy: 1 });
+  });
+
   it('counts the load a request bore behind requests the kit gave up on, though it went alone', async () => {
     // No re-sends. Two searches of 900 ms go together: the second times out at the back of the line. A search
     // sent alone just after waits behind what the kit gave up on: it bore that load, not its own 1 in flight.

@@ -1,7 +1,7 @@
 // The kit against a real database: a reference server on PostgreSQL (Debian's package; CI installs it in .ci/run),
 // with the default data. On a machine without PostgreSQL this file is skipped with a warning saying how to enable
 // it, except under CI=true where that fails.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -69,6 +69,11 @@ function pgSuite(
         killAfterMs: 340_000,
         measureRss: true,
       });
+      // A run that wrote no report says why: its exit and output, not a missing file.
+      if (!existsSync(json))
+        throw new Error(
+          `no JSON report: exit ${result.status ?? result.signal} after ${result.seconds.toFixed(1)} s\n${result.stdout}\n${result.stderr}`,
+        );
       const report = JSON.parse(readFileSync(json, 'utf8')) as ContractReport;
       const failed = (check: string) => report.outcomes.filter((o) => o.check === check && o.status === 'failed');
       return { result, report, failed, verdict: result.stdout.trimEnd().split('\n').at(-1) ?? '' };
