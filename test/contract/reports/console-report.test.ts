@@ -76,9 +76,11 @@ describe('the console report', () => {
           alone: { count: 40, p50Ms: 1_800, p95Ms: 2_100 },
           underLoad: { count: 9, p50Ms: 6_000, p95Ms: 9_900 },
           failed: 3,
+          limit: { end: 2, lowest: 1, highest: 4, queuedAt: 3 },
         },
+        { kind: '/alert page', alone: { count: 5, p50Ms: 30, p95Ms: 60 }, failed: 0, limit: { end: 8, lowest: 2, highest: 8 } },
       ],
-      sentAgainAlone: { answered: 2, failedAlone: 1, notSent: 0, cap: 20, probes: 5 },
+      sentAgainAlone: { answered: 2, failedAlone: 1, stillBusy: 1, notSent: 0, cap: 20, probes: 5 },
     };
     const graded = grade({
       target: 'http://t.test',
@@ -93,9 +95,13 @@ describe('the console report', () => {
     expect(text).toContain(
       'timing: 1 to 8 requests in flight (ceiling 8, 3 at the end); lowered 1 time, first as a request timed out or was reset with 8 in flight',
     );
-    expect(text).toContain('  /alert search: alone p50 1.8 s, p95 2.1 s (40); under load p50 6.0 s, p95 9.9 s (9); 3 timed out or reset');
     expect(text).toContain(
-      '  failed under load (no response or a 5xx), sent again alone: 2 answered alone, 1 failed alone too; 5 probes sent first',
+      '  /alert search: alone p50 1.8 s, p95 2.1 s (40); under load p50 6.0 s, p95 9.9 s (9); 3 timed out or reset; own limit 1 to 4, 2 at the end, held below 3\n',
+    );
+    // A kind's own limit that climbed and stayed is no news.
+    expect(text).toContain('  /alert page: alone p50 30 ms, p95 60 ms (5)\n');
+    expect(text).toContain(
+      '  failed under load (no response or a 5xx), sent again alone: 2 answered alone, 1 failed alone too (1 with the target still busy: no probe answered at its unloaded speed); 5 probes sent first',
     );
   });
 
