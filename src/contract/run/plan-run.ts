@@ -125,7 +125,9 @@ const PAIR = [TIMED_SEARCH + 1, TIMED_SEARCH + 2];
  * How many searches the target runs at once, as the plan counts it: two searches of the first listing sent together
  * against the one timed alone (`aloneMs`) gained 1 to 2 times over one after the other, and half of that gain is
  * counted (1 to 1.5: the run's pages share the target with its searches). 1 with one request in flight at a time
- * (no pair sent), or when the pair or the search alone got no answer.
+ * (no pair sent), when the pair or the search alone got no answer, or when one of the pair took over half of
+ * --timeout: with the run's pages beside them, two at once would time out, and the search's own limit of requests
+ * in flight holds it at one (client/concurrency-limit.ts).
  */
 async function searchesAtOnce(scope: RunScope, run: OperationRun | undefined, aloneMs: number | undefined): Promise<number> {
   // Sent whatever the timing (a run's requests depend on its seed and options only), never with one in flight.
@@ -136,7 +138,9 @@ async function searchesAtOnce(scope: RunScope, run: OperationRun | undefined, al
   // Each on a connection of its own where the client can choose, as the search timed alone (a connection's state).
   const { sendOnOneConnection: own } = context;
   const pair = own ? (await Promise.all(queries.map((query) => own([query])))).flat() : await Promise.all(context.sendTogether(queries));
-  if (aloneMs === undefined || pair.some((exchange) => exchange.response?.durationMs === undefined)) return 1;
+  const took = pair.map((exchange) => exchange.response?.durationMs);
+  if (aloneMs === undefined || took.some((ms) => ms === undefined)) return 1;
+  if (scope.options.timeoutMs !== undefined && 2 * Math.max(...(took as number[])) > scope.options.timeoutMs) return 1;
   const gained = Math.min(2, Math.max(1, (2 * aloneMs) / (performance.now() - started)));
   return 1 + (gained - 1) / 2;
 }

@@ -129,6 +129,10 @@ describe('a run planned to fit --max-duration', () => {
     // Two at once taking over twice one alone: one after the other, priced as such.
     const serial = await planRun(target(300, [], 700).scope, target(300, [], 700).runs, 1_000);
     expect(serial.plan.estimateMs).toBe(Math.round(estimate(50, 300)));
+    // Side by side, but each over half of --timeout: with the run's pages beside them two would time out, one at a time.
+    const near = target(300, [], 0);
+    const timely = await planRun({ ...near.scope, options: { timeoutMs: 550 } } as RunScope, near.runs, 1_000);
+    expect(timely.plan.estimateMs).toBe(Math.round(estimate(50, 300)));
   });
 
   it('trims from what was asked: --covering and --special-terms given are the most it keeps', async () => {
