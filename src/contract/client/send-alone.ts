@@ -83,11 +83,17 @@ export function createSendAlone(parts: {
     const kind = known.sort((a, b) => unloaded.get(a)! - unloaded.get(b)!)[0];
     return kind === undefined ? undefined : { kind, request: probes.get(kind)! };
   };
+  const failures = loadOfFailures(timeoutMs);
   /**
-   * Resolves once a probe answers at its unloaded speed (true; true too with no probe to send, or the deadline
-   * passed), or false when `timeoutMs` has passed without: the target is still busy.
+   * Resolves once the target may have ended the requests given up on under load (each may run a --timeout more, in
+   * line: a database's queries past their client, up to its statement timeout) and then a probe answers at its unloaded
+   * speed (true; true too with no probe to send, or the deadline passed), or false when `timeoutMs` of probing has
+   * passed without: the target is still busy. A probe alone misses a database busy on its CPUs: a cheap query gets
+   * its share of them at once, while a search beside what the kit gave up on takes twice as long.
    */
   const quietAgain = async (mayGo: () => Promise<boolean>) => {
+    const wait = failures.busyUntil() - performance.now();
+    if (wait > 0 && !(await sleep(wait, signal))) return true;
     const giveUpAt = performance.now() + timeoutMs;
     for (let pause = 0; performance.now() < giveUpAt; pause = Math.min(Math.max(100, pause * 2), MAX_PAUSE_MS)) {
       const probe = cheapest();
@@ -108,11 +114,14 @@ export function createSendAlone(parts: {
     remember: (kind, request) => {
       probes.set(kind, request);
     },
-    loadAt: loadOfFailures(timeoutMs),
+    loadAt: failures.loadAt,
     notAgain,
     async again(first, resend) {
       if (left <= 0 || signal?.aborted) return notAgain(first);
       left -= 1;
+      // The wait for what the kit gave up on first goes beside the run's other requests: alone, it would hold them all.
+      const settling = failures.busyUntil() - performance.now();
+      if (settling > 0 && !(await sleep(settling, signal))) return notAgain(first);
       let quiet = true;
       const alone = await scheduler.alone(async (mayGo) => {
         quiet = await quietAgain(mayGo);
@@ -128,15 +137,18 @@ export function createSendAlone(parts: {
   };
 }
 
-/** See SendAlone.loadAt: a failed request's load, from those given up on before it (each after `timeoutMs`). */
-function loadOfFailures(timeoutMs: number): SendAlone['loadAt'] {
+/**
+ * See SendAlone.loadAt: a failed request's load, from those given up on before it (each after `timeoutMs`); and
+ * until when the target may still run them (-Infinity: none given up on).
+ */
+function loadOfFailures(timeoutMs: number): { readonly loadAt: SendAlone['loadAt']; busyUntil(): number } {
   /**
    * Requests given up on under load, as they were given up: when, and until when the target may still be running
    * them and those before. Each may run up to a timeout more, and on a target with few workers they wait in line,
    * so their times add up (the last failure's load alone undercounts a line built by many small ones).
    */
   const givenUp: { readonly at: number; readonly busyUntil: number }[] = [];
-  return (startedAt, inFlight) => {
+  const loadAt: SendAlone['loadAt'] = (startedAt, inFlight) => {
     const now = performance.now();
     // Only those given up on before it started: one given up on later was in flight beside it, counted there.
     const before = givenUp.findLast((g) => g.at <= startedAt)?.busyUntil ?? Number.NEGATIVE_INFINITY;
@@ -149,4 +161,5 @@ function loadOfFailures(timeoutMs: number): SendAlone['loadAt'] {
     }
     return load;
   };
+  return { loadAt, busyUntil: () => givenUp.at(-1)?.busyUntil ?? Number.NEGATIVE_INFINITY };
 }

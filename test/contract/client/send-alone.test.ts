@@ -92,9 +92,11 @@ describe('a request that failed under load is judged by what it does alone', () 
   });
 
   it('does not blame a request that failed alone while no probe answered at unloaded speed: the target was still busy', async () => {
-    // Six searches of 900 ms make a line of 5.4 s on one worker; with the timeout at 1 s, those at its back time
-    // out, and a probe waits behind the line too: alone, they are sent into the line the kit left.
-    const target = oneWorker((url) => (isSearch(url) ? 900 : 5));
+    // A target that slowed down after its first page (5 ms, then 300 ms: busy with something), whose searches take
+    // 1.5 s: six time out together, and once what the kit gave up on may have ended, no probe answers at the first
+    // page's speed: alone, the search fails into a target still busy.
+    let pages = 0;
+    const target = oneWorker((url) => (isSearch(url) ? 1_500 : (pages += 1) === 1 ? 5 : 300));
     const requestKind = (_path: string, query: Readonly<Record<string, string>>) => (query.search ? 'search' : 'page');
     const http = onFakeClock(target.answer, { concurrency: 8, timeoutMs: 1_000, requestKind, sendAloneCap: 1 });
     await settle(http.send('listAlerts', '/alert', { page: '1' }));
@@ -102,13 +104,40 @@ describe('a request that failed under load is judged by what it does alone', () 
     const answers = await settle(Promise.all(http.sendTogether('listAlerts', asks)));
     const resent = answers.find((e) => e.firstUnderLoad);
     expect(resent).toMatchObject({ error: 'no complete response within 1000 ms', stillBusy: true });
-    // First with more than 2 in flight: a figure of the timing section, no finding.
-    expect(resent!.firstUnderLoad!.inFlight).toBeGreaterThan(2);
-    expect(inspect(resent!)).toEqual([]);
+    // Never an error. First with more than 2 in flight: a figure of the timing section, no finding; else a warning.
+    expect(inspect(resent!).filter((f) => f.severity === 'error')).toEqual([]);
+    expect(inspect({ ...resent!, firstUnderLoad: { ...resent!.firstUnderLoad!, inFlight: 5 } })).toEqual([]);
     expect(inspect({ ...resent!, firstUnderLoad: { ...resent!.firstUnderLoad!, inFlight: 2 } })).toMatchObject([
       { severity: 'warning', message: expect.stringMatching(/failed too, but with the target still busy/) },
     ]);
     expect(http.timing!.report().sentAgainAlone).toMatchObject({ failedAlone: 1, stillBusy: 1 });
+  });
+
+  it('sends it again only once the target may have ended what the kit gave up on, though a probe answers at once', async () => {
+    // Searches of 600 ms in line on one worker; pages on another, at once: a probe never shows the searches' line.
+    let searchesUntil = 0;
+    const log: { url: string; at: number }[] = [];
+    const http = onFakeClock(
+      (request, at) => {
+        const url = new URL(request.url);
+        log.push({ url: url.search, at });
+        if (!isSearch(url)) return answerJson(200, []);
+        searchesUntil = Math.max(at, searchesUntil) + 600;
+        return new Promise((resolve) => setTimeout(() => resolve(answerJson(200, [])), searchesUntil - at));
+      },
+      { concurrency: 8, timeoutMs: 1_000, requestKind: (_path, query) => (query.search ? 'search' : 'page') },
+    );
+    await settle(http.send('listAlerts', '/alert', { page: '1' }));
+    const asks = Array.from({ length: 4 }, (_, i) => ({ path: '/alert', query: { search: `term${i}` } }));
+    const answers = await settle(Promise.all(http.sendTogether('listAlerts', asks)));
+    // Three timed out at 1 s, their searches still in line until 2.4 s: sent again then, they would time out too.
+    const again = answers.filter((e) => e.firstUnderLoad);
+    expect(again).toHaveLength(3);
+    expect(again.every((e) => e.response?.status === 200 && !e.stillBusy)).toBe(true);
+    // The first sent again went once the three given up on (a --timeout each, in line) may have ended: at 4 s.
+    const resent = log.filter((l, i) => l.url.startsWith('?search') && i > 4);
+    expect(resent[0]!.at).toBeGreaterThanOrEqual(4_000);
+    expect(answers.flatMap(inspect)).toEqual([]);
   });
 
   it('counts the load a request bore behind requests the kit gave up on, though it went alone', async () => {
