@@ -96,7 +96,11 @@ describe('a request that failed under load is judged by what it does alone', () 
     // 1.5 s: six time out together, and once what the kit gave up on may have ended, no probe answers at the first
     // page's speed: alone, the search fails into a target still busy.
     let pages = 0;
-    const target = oneWorker((url) => (isSearch(url) ? 1_500 : (pages += 1) === 1 ? 5 : 300));
+    const target = oneWorker((url) => {
+      if (isSearch(url)) return 1_500;
+      pages += 1;
+      return pages === 1 ? 5 : 300;
+    });
     const requestKind = (_path: string, query: Readonly<Record<string, string>>) => (query.search ? 'search' : 'page');
     const http = onFakeClock(target.answer, { concurrency: 8, timeoutMs: 1_000, requestKind, sendAloneCap: 1 });
     await settle(http.send('listAlerts', '/alert', { page: '1' }));
