@@ -1,10 +1,7 @@
-import { needListing, tooLong } from '../model/listing.ts';
 import { notApplicable } from '../model/skip.ts';
 import { recordsOf } from '../records.ts';
 import type { ScenarioCheck } from '../model/check.ts';
-import { answerTo, explore, type Judgement } from '../explore/explore.ts';
-import { explorationOf } from '../explore/exploration-state.ts';
-import { requestArbitrary } from '../material/generated-request.ts';
+import { answerTo, exploreModel, type Judgement } from '../explore/explore.ts';
 import { parseLinks } from './link-header.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import { countHeader, linksHeader } from '../model/listing-query.ts';
@@ -138,25 +135,12 @@ export const exploreMetadata: ScenarioCheck = {
   grows: 'covering',
   description: 'generated requests get the X-Total-Count and Link the model expects, when sent (assumed)',
   evidence: 'the listing read to its end (or its end found) with at least 1 record, and 200 answers to generated requests',
-  async run(context) {
-    const listing = await context.listing();
-    const missing = needListing(listing, 1, true);
-    if (missing) return missing;
-    const state = await explorationOf(context);
-    const first = await state.send({});
-    if (recordsOf(first) && countHeader(context, first) === undefined && linksHeader(context, first) === undefined) {
-      return notApplicable('the target sends neither X-Total-Count nor Link (optional headers)');
-    }
-    return explore(
-      context,
-      requestArbitrary(state.model, context.parameters, state.wrong.length),
-      (generated) => judgeGenerated(context, state, listing, generated),
-      {
-        beyond: () => tooLong(listing, 'every generated request needed a count beyond the pages read'),
-        resync: state.resync,
-        prefetch: state.sendAhead,
-        covering: state.covering,
-      },
-    );
-  },
+  run: (context) =>
+    exploreModel(context, 'every generated request needed a count beyond the pages read', judgeGenerated, async (state) => {
+      const first = await state.send({});
+      if (recordsOf(first) && countHeader(context, first) === undefined && linksHeader(context, first) === undefined) {
+        return notApplicable('the target sends neither X-Total-Count nor Link (optional headers)');
+      }
+      return undefined;
+    }),
 };

@@ -1,12 +1,12 @@
 import { preview } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
 import type { OperationContext } from '../model/context.ts';
-import { needListing, tooLong, type Listing } from '../model/listing.ts';
+import type { Listing } from '../model/listing.ts';
 import type { ScenarioCheck } from '../model/check.ts';
-import { answerTo, explore, type Judgement } from '../explore/explore.ts';
-import { explorationOf, type ExplorationState } from '../explore/exploration-state.ts';
+import { answerTo, exploreModel, type Judgement } from '../explore/explore.ts';
+import type { ExplorationState } from '../explore/exploration-state.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
-import { requestArbitrary, type GeneratedRequest } from '../material/generated-request.ts';
+import type { GeneratedRequest } from '../material/generated-request.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { caseAmbiguous } from '../material/case-forms.ts';
@@ -27,23 +27,7 @@ export const exploreSearch: ScenarioCheck = {
   description: 'generated searches and pages find exactly the records the model expects, in order, 200 [] past the end (assumed)',
   evidence:
     'the listing read to its end (or its end found) with at least 1 record, and generated requests answered without a 5xx or redirect',
-  async run(context) {
-    const listing = await context.listing();
-    const missing = needListing(listing, 1, true);
-    if (missing) return missing;
-    const state = await explorationOf(context);
-    return explore(
-      context,
-      requestArbitrary(state.model, context.parameters, state.wrong.length),
-      (generated) => judgeSearch(context, state, listing, generated),
-      {
-        beyond: () => tooLong(listing, 'every generated request needed records beyond those read'),
-        resync: state.resync,
-        prefetch: state.sendAhead,
-        covering: state.covering,
-      },
-    );
-  },
+  run: (context) => exploreModel(context, 'every generated request needed records beyond those read', judgeSearch),
 };
 
 /** One generated request's records against those the model expects. */

@@ -5,8 +5,9 @@ import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 import { REREADS } from '../moment/live-data.ts';
 import { atOneMoment } from '../moment/one-moment.ts';
-import type { GeneratedRequest, ResolvedRequest } from '../material/generated-request.ts';
-import type { ExplorationState, Resync } from './exploration-state.ts';
+import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
+import { needListing, tooLong, type Listing } from '../model/listing.ts';
+import { explorationOf, type ExplorationState, type Resync } from './exploration-state.ts';
 
 /** What a judge made of one generated request. */
 export type Judgement =
@@ -255,6 +256,35 @@ export async function explore<T>(
   if (found) return [found];
   const details = await checkGenerated(run, generated);
   return verdictOf(run, details, covering.length + context.examples);
+}
+
+/**
+ * The exploration of the model (explore_search, explore_metadata): the listing read to its end with a record, then
+ * generated requests sent ahead and each judged by `judge`; `beyond` says why it is skipped when every one needed
+ * what lies past the pages read. `first`, when it gives a skip, stops it before it starts.
+ *
+ * @example
+ * run: (context) => exploreModel(context, 'every generated request needed records beyond those read', judgeSearch),
+ */
+export async function exploreModel(
+  context: OperationContext,
+  beyond: string,
+  judge: (context: OperationContext, state: ExplorationState, listing: Listing, generated: GeneratedRequest) => Promise<Judgement>,
+  first?: (state: ExplorationState) => Promise<Skip | undefined>,
+): Promise<Finding[] | Skip | Partly> {
+  const listing = await context.listing();
+  const missing = needListing(listing, 1, true);
+  if (missing) return missing;
+  const state = await explorationOf(context);
+  const skip = await first?.(state);
+  if (skip) return skip;
+  const arbitrary = requestArbitrary(state.model, context.parameters, state.wrong.length);
+  return explore(context, arbitrary, (generated) => judge(context, state, listing, generated), {
+    beyond: () => tooLong(listing, beyond),
+    resync: state.resync,
+    prefetch: state.sendAhead,
+    covering: state.covering,
+  });
 }
 
 /**

@@ -45,35 +45,27 @@ export const sendTogether = (context: OperationContext, queries: readonly Query[
 export type Recheck = () => Promise<boolean | undefined>;
 
 /**
- * A finding's recheck: `queries` sent again together, and whether `disagree` still holds of their answers
- * (undefined: the answers cannot tell).
- *
- * @example
- * recheck: compareAgain(context, [{ query }, { query }], ([a, b]) => a!.response?.status !== b!.response?.status),
- */
-export const compareAgain =
-  (context: OperationContext, queries: readonly Query[], disagree: (answers: readonly Exchange[]) => boolean | undefined): Recheck =>
-  async () =>
-    disagree(await sendTogether(context, queries));
-
-/**
  * A finding's recheck on records: `queries` sent again together, and whether `disagree` still holds of their
  * records (undefined when one is not a 200 array).
+ *
+ * @example
+ * recheck: recheckOf(context, [query, query], ([a, b]) => identities(a!).join() !== identities(b!).join()),
  */
-export function recheckOf(
-  context: OperationContext,
-  queries: readonly Readonly<Record<string, string>>[],
-  disagree: (records: readonly Record<string, unknown>[][]) => boolean,
-): Recheck {
-  return compareAgain(
-    context,
-    queries.map((query) => ({ query })),
-    (answers) => {
-      const records = answers.map(recordsOf);
-      return records.every((r) => r !== undefined) ? disagree(records as Record<string, unknown>[][]) : undefined;
-    },
-  );
-}
+export const recheckOf =
+  (
+    context: OperationContext,
+    queries: readonly Readonly<Record<string, string>>[],
+    disagree: (records: readonly Record<string, unknown>[][]) => boolean,
+  ): Recheck =>
+  async () => {
+    const records = (
+      await sendTogether(
+        context,
+        queries.map((query) => ({ query })),
+      )
+    ).map(recordsOf);
+    return records.every((r) => r !== undefined) ? disagree(records as Record<string, unknown>[][]) : undefined;
+  };
 
 /**
  * A listing read to its end, counted again: the pages it had and two more (room for records that arrived
