@@ -73,39 +73,26 @@ function statusLine(check: string, outcomes: readonly CheckOutcome[]): string {
  */
 function unansweredBlock(report: ContractReport): { lines: string[]; folded: Set<string> } {
   const lines: string[] = [];
+  const skippedHere = (o: CheckOutcome) => o.status === 'skipped' && o.skipCause === 'no-evidence';
   const foldedOn = (operationId: string) =>
-    report.outcomes.filter((o) => o.operationId === operationId && o.status === 'skipped' && o.skipCause === 'no-evidence');
+    report.outcomes
+      .filter((o) => o.operationId === operationId && skippedHere(o))
+      .map((o) => o.check)
+      .join(', ');
   const listings = report.unanswered ?? [];
   for (const [i, listing] of listings.entries()) {
     lines.push(`${unansweredLine(listing)}: ${listing.requests} request${listing.requests === 1 ? '' : 's'}`);
     // Listings that skipped the same checks share one list, under the last of them.
-    const names = foldedOn(listing.operationId).map((o) => o.check);
+    const names = foldedOn(listing.operationId);
     const next = listings[i + 1];
-    if (
-      next &&
-      foldedOn(next.operationId)
-        .map((o) => o.check)
-        .join() === names.join()
-    )
-      continue;
-    const same = listings.slice(0, i + 1).filter(
-      (l) =>
-        foldedOn(l.operationId)
-          .map((o) => o.check)
-          .join() === names.join(),
-    );
+    if (next && foldedOn(next.operationId) === names) continue;
+    const same = listings.slice(0, i + 1).filter((l) => foldedOn(l.operationId) === names);
     const where = new Intl.ListFormat('en', { type: 'conjunction' }).format(same.map((l) => l.operationId));
-    if (names.length > 0) lines.push(...wrapped(`SKIP on ${where}, for want of a listing answer: ${names.join(', ')}`, '  '));
+    if (names !== '') lines.push(...wrapped(`SKIP on ${where}, for want of a listing answer: ${names}`, '  '));
   }
-  const unanswered = new Set((report.unanswered ?? []).map((l) => l.operationId));
-  const checks = new Set(report.outcomes.map((o) => o.check));
-  const folded = new Set(
-    [...checks].filter((check) =>
-      report.outcomes
-        .filter((o) => o.check === check)
-        .every((o) => unanswered.has(o.operationId) && o.status === 'skipped' && o.skipCause === 'no-evidence'),
-    ),
-  );
+  const unanswered = new Set(listings.map((l) => l.operationId));
+  const folded = new Set(report.outcomes.map((o) => o.check));
+  for (const o of report.outcomes) if (!unanswered.has(o.operationId) || !skippedHere(o)) folded.delete(o.check);
   return { lines, folded };
 }
 
