@@ -1,7 +1,6 @@
-import type { ScenarioCheck } from '../model/check.ts';
+import { withListing, type ScenarioCheck } from '../model/check.ts';
 import { needRecords } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
-import { needListing } from '../model/listing.ts';
 import { recheckOf } from '../moment/at-once.ts';
 import { comparedByVersions } from '../model/compared-by-versions.ts';
 
@@ -11,9 +10,7 @@ export const emptySearchNoFilter: ScenarioCheck = {
   kind: 'scenario',
   description: 'an empty search term gives the same records as no term (assumed)',
   evidence: 'a listing with at least 1 record, and a 200 array without search',
-  async run(context) {
-    const missing = needListing(await context.listing(), 1);
-    if (missing) return missing;
+  run: withListing(1, async (context) => {
     const plain = await context.send({});
     const empty = await context.send({ [context.parameters.search.name]: '' });
     const unusable = needRecords([plain], 'the first page without search');
@@ -40,5 +37,5 @@ export const emptySearchNoFilter: ScenarioCheck = {
           : {}),
       },
     ];
-  },
+  }),
 };

@@ -1,7 +1,7 @@
-import type { ScenarioCheck } from '../model/check.ts';
+import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding } from '../types.ts';
 import { recountAgain } from '../moment/at-once.ts';
-import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
+import { listingTotal, sizeExchanges } from '../model/listing.ts';
 import { needRecords } from '../model/answers.ts';
 import { notApplicable } from '../model/skip.ts';
 import { pageQuery, firstPage, linksHeader } from '../model/listing-query.ts';
@@ -35,10 +35,7 @@ export const linkHeader: ScenarioCheck = {
   kind: 'scenario',
   description: 'Link, when present, parses and its first/prev/next/last agree with the page math (assumed)',
   evidence: 'a listing with at least 1 record, and a 200 page 2 of size 3',
-  async run(context) {
-    const listing = await context.listing();
-    const missing = needListing(listing, 1);
-    if (missing) return missing;
+  run: withListing(1, async (context, listing) => {
     const size = 3;
     const exchange = await context.send(pageQuery(context, firstPage(context.parameters) + 1, size));
     const unusable = needRecords([exchange], 'page 2 of size 3');
@@ -89,5 +86,5 @@ export const linkHeader: ScenarioCheck = {
       });
     }
     return findings;
-  },
+  }),
 };

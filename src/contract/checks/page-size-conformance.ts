@@ -1,9 +1,9 @@
 import { answered, describeAnswers, unanswered, unusable } from '../model/answers.ts';
 import { recordsOf } from '../records.ts';
-import { listingTotal, needListing, pagesHolding, sizeExchanges } from '../model/listing.ts';
+import { listingTotal, pagesHolding, sizeExchanges } from '../model/listing.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { pageQuery, largestPageSize, firstPage } from '../model/listing-query.ts';
-import type { ScenarioCheck } from '../model/check.ts';
+import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 
@@ -16,10 +16,7 @@ export const pageSizeConformance: ScenarioCheck = {
   kind: 'scenario',
   description: 'pageSize=n gives n records (fewer only on the last page)',
   evidence: 'the listing with at least 2 records, and 200 arrays for the sizes tried',
-  async run(context) {
-    const listing = await context.listing();
-    const missing = needListing(listing, 2);
-    if (missing) return missing;
+  run: withListing(2, async (context, listing) => {
     const known = listing.records.length;
     const total = listingTotal(listing);
     const max = largestPageSize(context.parameters);
@@ -60,7 +57,7 @@ export const pageSizeConformance: ScenarioCheck = {
       [...findings, ...(end?.findings ?? [])],
       [...unanswered('page sizes', sizes.length, unseen), ...(end?.notObserved ?? [])],
     );
-  },
+  }),
 };
 
 /**

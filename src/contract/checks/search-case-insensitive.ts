@@ -1,7 +1,6 @@
-import type { ScenarioCheck } from '../model/check.ts';
+import { withListing, type ScenarioCheck } from '../model/check.ts';
 import { needRecords } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
-import { needListing } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
 import { pageQuery, firstPage, defaultPageSize } from '../model/listing-query.ts';
 import { pickSearchTerm } from '../material/search-term.ts';
@@ -13,10 +12,7 @@ export const searchCaseInsensitive: ScenarioCheck = {
   kind: 'scenario',
   description: 'a term in other letter case gives the same records (assumed)',
   evidence: 'a record with a distinctive value that has letters, and 200 arrays with results for both searches',
-  async run(context) {
-    const listing = await context.listing();
-    const missing = needListing(listing, 1);
-    if (missing) return missing;
+  run: withListing(1, async (context) => {
     const picked = await pickSearchTerm(context);
     const swapped = picked && [...picked.term].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
     if (!picked || !swapped || swapped === picked.term) return noEvidence('no record has a distinctive value with letters to search for');
@@ -72,5 +68,5 @@ export const searchCaseInsensitive: ScenarioCheck = {
         exchanges: [a, b],
       },
     ];
-  },
+  }),
 };

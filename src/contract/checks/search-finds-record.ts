@@ -1,8 +1,8 @@
-import type { ScenarioCheck } from '../model/check.ts';
+import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import { needRecords } from '../model/answers.ts';
 import { identities, identity, recordsOf } from '../records.ts';
-import { needListing, pagesHolding, tooLong, type Listing } from '../model/listing.ts';
+import { pagesHolding, tooLong, type Listing } from '../model/listing.ts';
 import { noEvidence, type Skip } from '../model/skip.ts';
 import type { OperationContext } from '../model/context.ts';
 import { firstPage, pageQuery, largestPageSize } from '../model/listing-query.ts';
@@ -15,10 +15,7 @@ export const searchFindsRecord: ScenarioCheck = {
   kind: 'scenario',
   description: 'a term taken from a record finds it, and every result contains the term (assumed)',
   evidence: 'a record with a distinctive string value, and a 200 array for the search',
-  async run(context) {
-    const listing = await context.listing();
-    const missing = needListing(listing, 1);
-    if (missing) return missing;
+  run: withListing(1, async (context, listing) => {
     const picked = await pickSearchTerm(context);
     if (!picked) return noEvidence('no record has a distinctive string value to search for');
     const max = largestPageSize(context.parameters);
@@ -63,7 +60,7 @@ export const searchFindsRecord: ScenarioCheck = {
     return beyond && findings.length === 0
       ? tooLong(listing, `the answer searching ${JSON.stringify(picked.term)} is longer too, and the record was not in it`)
       : findings;
-  },
+  }),
 };
 
 /**

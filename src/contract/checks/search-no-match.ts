@@ -1,5 +1,4 @@
-import type { ScenarioCheck } from '../model/check.ts';
-import { needListing } from '../model/listing.ts';
+import { withListing, type ScenarioCheck } from '../model/check.ts';
 import { needRecords, preview } from '../model/answers.ts';
 import { recordsOf } from '../records.ts';
 import { noMatchTerm } from '../material/search-term.ts';
@@ -14,9 +13,7 @@ export const searchNoMatch: ScenarioCheck = {
   judgesEachAnswer: true,
   description: 'a term no record can contain (high-entropy, seeded) gives no records: search is not ignored',
   evidence: 'a listing with at least 1 record, and a 200 array for the search',
-  async run(context) {
-    const missing = needListing(await context.listing(), 1);
-    if (missing) return missing;
+  run: withListing(1, async (context) => {
     const term = noMatchTerm(context.seed);
     const exchange = await context.send({ [context.parameters.search.name]: term });
     const unusable = needRecords([exchange], `searching ${JSON.stringify(term)}`);
@@ -32,5 +29,5 @@ export const searchNoMatch: ScenarioCheck = {
         exchange,
       },
     ];
-  },
+  }),
 };

@@ -1,8 +1,7 @@
-import type { ScenarioCheck } from '../model/check.ts';
+import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import { describeAnswers, preview, unanswered } from '../model/answers.ts';
 import { recordsOf } from '../records.ts';
-import { needListing } from '../model/listing.ts';
 import { noEvidence, partly } from '../model/skip.ts';
 import { sendEach } from '../moment/at-once.ts';
 import { hazardProbes } from '../material/hazard-terms.ts';
@@ -21,9 +20,7 @@ export const searchSpecialTerms: ScenarioCheck = {
   description:
     'hazard terms (SQL wildcards, regex, literals, quotes, formats, encodings, control characters, Unicode, 1,000 characters) are searched literally, never a 5xx',
   evidence: 'a listing with at least 1 record, and a 200 array for at least one special term',
-  async run(context) {
-    const missing = needListing(await context.listing(), 1);
-    if (missing) return missing;
+  run: withListing(1, async (context) => {
     const findings: { term: string; finding: Finding }[] = [];
     const unusable: { label: string; exchange: Exchange }[] = [];
     const terms = hazardProbes().slice(context.specialTermsFrom ?? 0, context.specialTerms);
@@ -45,7 +42,7 @@ export const searchSpecialTerms: ScenarioCheck = {
       (['error', 'warning'] as const).flatMap((severity) => folded(findings.filter((f) => f.finding.severity === severity))),
       unanswered('hazard terms', terms.length, unusable),
     );
-  },
+  }),
 };
 
 /**

@@ -1,9 +1,8 @@
 import { describeAnswers, needRecords } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
-import { needListing } from '../model/listing.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
 import { recheckOf } from '../moment/at-once.ts';
-import type { ScenarioCheck } from '../model/check.ts';
+import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import { partly } from '../model/skip.ts';
 import type { OperationContext } from '../model/context.ts';
@@ -19,9 +18,7 @@ export const stableOrder: ScenarioCheck = {
   kind: 'scenario',
   description: 'the same request twice gives the same records in the same order',
   evidence: 'two 200 arrays of at least 2 records for the same request',
-  async run(context) {
-    const missing = needListing(await context.listing(), 2);
-    if (missing) return missing;
+  run: withListing(2, async (context) => {
     const query = pageQuery(context, firstPage(context.parameters), 10);
     const first = await context.send(query);
     const second = await context.send(query);
@@ -47,7 +44,7 @@ export const stableOrder: ScenarioCheck = {
       ],
       leaks.notObserved,
     );
-  },
+  }),
 };
 
 /**

@@ -2,6 +2,7 @@
 import type { Exchange, Finding } from '../types.ts';
 import type { Partly, Skip } from './skip.ts';
 import type { OperationContext } from './context.ts';
+import { needListing, type Listing } from './listing.ts';
 
 interface CheckBase {
   /** Stable name, used by --checks and in every report. */
@@ -77,3 +78,17 @@ export const outcomeBase = (check: Check, operationId: string) => ({
   description: check.description,
   evidence: check.evidence,
 });
+
+/**
+ * A scenario check's run that needs the listing read with at least `min` records (see {@link needListing}):
+ * skipped without them, else `run` on it.
+ *
+ * @example
+ * run: withListing(1, async (context, listing) => judge(context, listing)),
+ */
+export const withListing =
+  (min: number, run: (context: OperationContext, listing: Listing) => ReturnType<ScenarioCheck['run']>) =>
+  async (context: OperationContext): ReturnType<ScenarioCheck['run']> => {
+    const listing = await context.listing();
+    return needListing(listing, min) ?? run(context, listing);
+  };
