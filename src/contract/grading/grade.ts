@@ -1,18 +1,12 @@
 import { ALL_CHECKS } from '../checks/index.ts';
-import type { CheckOutcome, ContractReport, ListingAnswers, ListingCoverage, RunPlan, TimingReport, Verdict } from '../types.ts';
+import type { CheckOutcome, ContractReport, ListingAnswers, Verdict } from '../types.ts';
 import { CAUSE, failedInOrder } from './causes.ts';
 
-/** What a run counted, besides its outcomes. */
-export interface GradeInput {
-  readonly target: string;
-  readonly strict: boolean;
-  readonly outcomes: readonly CheckOutcome[];
+/** What a run counted, besides its outcomes: the report's own fields, the requests sent, what each listing got. */
+export interface GradeInput
+  extends Pick<ContractReport, 'target' | 'strict' | 'outcomes' | 'coverage' | 'timing' | 'plan'>,
+    Required<Pick<ContractReport, 'seed' | 'examples'>> {
   readonly stats: { readonly sent: number; readonly retried: number };
-  readonly seed: number;
-  readonly examples: number;
-  readonly coverage?: readonly ListingCoverage[];
-  readonly timing?: TimingReport;
-  readonly plan?: RunPlan;
   /** What each listing's requests got as a whole (see ContractReport.unanswered). */
   readonly listings?: readonly ListingAnswers[];
 }
@@ -31,7 +25,7 @@ export function grade(input: GradeInput): ContractReport {
     const warnings = outcome.failures.some((f) => f.severity === 'warning');
     return { ...outcome, status: errors || (input.strict && warnings) ? 'failed' : warnings ? 'warned' : 'passed' };
   });
-  const byCheck = checksOf(outcomes);
+  const byCheck = new Map([...outcomesByCheck(outcomes)].map(([check, own]) => [check, checkStatus(own)]));
   const count = (status: CheckStatus['status'], part?: boolean) =>
     [...byCheck.values()].filter((s) => s.status === status && (part === undefined || s.part === part)).length;
   const unevaluated = outcomes.filter((o) => o.status === 'skipped' && o.skipCause === 'no-evidence');
@@ -113,11 +107,16 @@ export function checkStatus(outcomes: readonly CheckOutcome[]): CheckStatus {
   return { status, part };
 }
 
-/** Each check's status, in the order the checks first appear. */
-function checksOf(outcomes: readonly CheckOutcome[]): Map<string, CheckStatus> {
+/**
+ * Each check's outcomes (one per listing), in the order the checks first appear.
+ *
+ * @example
+ * for (const [check, outcomes] of outcomesByCheck(report.outcomes)) console.log(check, checkStatus(outcomes).status);
+ */
+export function outcomesByCheck(outcomes: readonly CheckOutcome[]): Map<string, CheckOutcome[]> {
   const grouped = new Map<string, CheckOutcome[]>();
   for (const outcome of outcomes) grouped.set(outcome.check, [...(grouped.get(outcome.check) ?? []), outcome]);
-  return new Map([...grouped].map(([check, own]) => [check, checkStatus(own)]));
+  return grouped;
 }
 
 /**

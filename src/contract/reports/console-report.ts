@@ -4,7 +4,7 @@ import { consistencySection } from './consistency-section.ts';
 import { timingSection } from './timing-section.ts';
 import { redact, type Secrets } from '../../secrets/redact.ts';
 import type { CheckOutcome, ContractReport, Exchange, RunPlan, Verdict } from '../types.ts';
-import { checkStatus, unansweredLine } from '../grading/grade.ts';
+import { checkStatus, outcomesByCheck, unansweredLine } from '../grading/grade.ts';
 import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 
 const MARK: Record<CheckOutcome['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
@@ -131,8 +131,7 @@ function summaryLine({ checks, passed, part, warned, failed, skipped }: Contract
  */
 export function consoleReport(report: ContractReport, secrets: Secrets): string {
   const lines = [`tempmon contract: ${report.target}${report.strict ? ' (strict: warnings fail)' : ''}`, ''];
-  const byCheck = new Map<string, CheckOutcome[]>();
-  for (const outcome of report.outcomes) byCheck.set(outcome.check, [...(byCheck.get(outcome.check) ?? []), outcome]);
+  const byCheck = outcomesByCheck(report.outcomes);
 
   // The cause first: a check others' findings follow from leads the report.
   const causes = new Set(report.outcomes.flatMap((o) => o.failures.flatMap((f) => (f.followsFrom ? [f.followsFrom] : []))));
