@@ -10,6 +10,12 @@ import type { Exchange } from '../types.ts';
 import type { Listing } from './listing.ts';
 import type { ListingVersions } from '../versions/listing-versions.ts';
 
+/** A request of a group: a query of the operation, with options of its own. */
+export interface Query {
+  readonly query: Readonly<Record<string, string>>;
+  readonly options?: SendOptions;
+}
+
 /** What a check knows of the operation under test and how it talks to the target. */
 export interface OperationContext {
   readonly operation: Operation;
@@ -46,16 +52,12 @@ export interface OperationContext {
    * GETs of the operation's path sent as one group, let through whole (see HttpClient.sendTogether); each
    * recorded in order, as `send` records one.
    */
-  sendTogether(
-    queries: readonly { readonly query: Readonly<Record<string, string>>; readonly options?: SendOptions }[],
-  ): Promise<Exchange>[];
+  sendTogether(queries: readonly Query[]): Promise<Exchange>[];
   /**
    * GETs of the operation's path one after another on one connection of their own, each recorded in order;
    * absent where the kit cannot choose its connection (see HttpClient.sendOnOneConnection).
    */
-  readonly sendOnOneConnection?: (
-    queries: readonly { readonly query: Readonly<Record<string, string>>; readonly options?: SendOptions }[],
-  ) => Promise<Exchange[]>;
+  readonly sendOnOneConnection?: (queries: readonly Query[]) => Promise<Exchange[]>;
   /** The whole listing (cached; bounded by --max-pages). */
   listing(): Promise<Listing>;
   /** The listing if a check has asked for it, else undefined (nothing is sent). */

@@ -1,8 +1,7 @@
 // Requests sent together, so that their answers show the data at one moment: probes, rechecks, a count.
-import type { OperationContext } from '../model/context.ts';
+import type { OperationContext, Query } from '../model/context.ts';
 import type { Listing } from '../model/listing.ts';
 import { recordsOf } from '../records.ts';
-import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
 import { firstPage, pageQuery } from '../model/listing-query.ts';
 
@@ -23,12 +22,6 @@ export async function sendEach<T, R>(
   const answers: R[] = [];
   for (const [i, item] of items.entries()) answers.push(await send(item, i));
   return answers;
-}
-
-/** A request of a group: a query of the operation, with options of its own. */
-export interface Query {
-  readonly query: Readonly<Record<string, string>>;
-  readonly options?: SendOptions;
 }
 
 /**

@@ -195,15 +195,18 @@ function foundInEditsOnly(state: State, record: Json | undefined, term: string):
 /** The positions `term` finds only in fields seen to change, ascending, worked out once and extended as records arrive. */
 function editsOnlyOf(state: State, term: string): { readonly positions: readonly number[] } {
   const { all } = inWindow(state, { top: state.ids.length, tail: 0 }, term);
-  let entry = state.editsOnly.get(term);
-  if (!entry) {
-    entry = { upTo: 0, positions: [] };
-    state.editsOnly.set(term, entry);
-  }
+  const entry = entryOf(state.editsOnly, term);
   for (; entry.upTo < all.length; entry.upTo += 1) {
     const at = all[entry.upTo]!;
     if (foundInEditsOnly(state, state.byId.get(state.ids[at]!), term)) entry.positions.push(at);
   }
+  return entry;
+}
+
+/** The positions worked out so far for `term` in `cache` (found or editsOnly), an empty entry the first time. */
+function entryOf(cache: Map<string, { upTo: number; readonly positions: number[] }>, term: string) {
+  const entry = cache.get(term) ?? { upTo: 0, positions: [] };
+  cache.set(term, entry);
   return entry;
 }
 
@@ -216,11 +219,7 @@ function add(state: State, record: Json): void {
 
 /** The positions of the records `term` finds, and where a version's lie among them (`from` up to `to`, exclusive). */
 function inWindow(state: State, version: Version, term: string) {
-  let entry = state.found.get(term);
-  if (!entry) {
-    entry = { upTo: 0, positions: [] };
-    state.found.set(term, entry);
-  }
+  const entry = entryOf(state.found, term);
   for (; entry.upTo < state.ids.length; entry.upTo += 1)
     if (term === '' || state.matches(state.byId.get(state.ids[entry.upTo]!)!, term)) entry.positions.push(entry.upTo);
   const all = entry.positions;

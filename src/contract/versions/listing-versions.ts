@@ -140,12 +140,9 @@ function takeIn(versions: ListingVersions, reads: VersionReads, exchange: Exchan
 
 /** What a read of the head showed besides its records: the count it sent, its connection, whether its page was `full`. */
 function headReadOf(reads: VersionReads, exchange: Exchange, full: boolean): HeadRead {
-  const [count, connection] = [countOf(reads, exchange), exchange.response?.connection];
+  const [count, connection] = [countSent(reads.countHeader, exchange), exchange.response?.connection];
   return { ...(count !== undefined ? { count } : {}), ...(connection !== undefined ? { connection } : {}), full };
 }
-
-/** The count an answer's count header gives, when the spec has one and it is a whole number. */
-const countOf = (reads: VersionReads, exchange: Exchange): number | undefined => countSent(reads.countHeader, exchange);
 
 /**
  * The count an answer sent in the header `name` (the spec's count header), when it is a whole number.
@@ -164,7 +161,7 @@ const kindOf = (claim: Claim) => (claim.term === '' ? 'page' : 'search');
 /** See ListingVersions.shownOf. */
 function shownIn(reads: VersionReads, exchange: Exchange, claim: Claim): Shown | undefined {
   const records = claim.page ? recordsOf(exchange) : undefined;
-  const count = countOf(reads, exchange);
+  const count = countSent(reads.countHeader, exchange);
   if ((claim.page && !records) || (claim.count && count === undefined) || !exchange.span) return undefined;
   return { ...(records ? { ids: identities(records) } : {}), ...(claim.count ? { count } : {}) };
 }
