@@ -25,43 +25,6 @@ export interface ListingModel {
   matches(term: string): readonly Record<string, unknown>[];
   /** How many records `term` finds: exact when the listing is complete or the term empty, else those read. */
   count(term: string): number;
-  /**
-   * The records `term` finds in the listing as it was before its `newest` newest records arrived (a search index
-   * not yet refreshed with them), in listing order.
-   */
-  matchesBefore(term: string, newest: number): readonly Record<string, unknown>[];
-}
-
-const firstReads = new WeakMap<Listing, ReadonlyMap<string, string>>();
-
-/**
- * The records of a listing as it was read, by identity, as JSON (to tell records that arrived or changed since);
- * made once per listing.
- *
- * @example
- * const young = (id: string) => firstRead(listing).get(id) !== JSON.stringify(recordNow(id));
- */
-export function firstRead(listing: Listing): ReadonlyMap<string, string> {
-  let read = firstReads.get(listing);
-  if (!read) {
-    read = new Map(listing.records.map((record) => [identity(record), JSON.stringify(record)]));
-    firstReads.set(listing, read);
-  }
-  return read;
-}
-
-/**
- * How many records at the head of `model` arrived since `listing` was first read (none of them in it): the most a
- * search index refreshed apart from the data can be behind by, as far as this run saw.
- *
- * @example
- * const head = arrivedAtHead(model, listing);
- */
-export function arrivedAtHead(model: ListingModel, listing: Listing): number {
-  const first = firstRead(listing);
-  let head = 0;
-  while (head < model.ids.length && !first.has(model.ids[head]!)) head += 1;
-  return head;
 }
 
 /** The strings a search looks at in a record: string fields and the strings of array fields. */
@@ -106,10 +69,6 @@ export function createListingModel(listing: Listing): ListingModel {
     },
     count(term) {
       return term === '' ? (listingTotal(listing) ?? records.length) : this.matches(term).length;
-    },
-    matchesBefore(term, newest) {
-      const left = new Set(ids.slice(0, newest));
-      return this.matches(term).filter((record) => !left.has(identity(record)));
     },
   };
 }
