@@ -5,6 +5,7 @@ import { noEvidence } from '../model/skip.ts';
 import { pageQuery, firstPage, defaultPageSize } from '../model/listing-query.ts';
 import { pickSearchTerm } from '../material/search-term.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
+import { swapCase } from '../material/case-forms.ts';
 
 /** Searching a term in other letter case gives the same records (assumed: a warning). */
 export const searchCaseInsensitive: ScenarioCheck = {
@@ -14,7 +15,7 @@ export const searchCaseInsensitive: ScenarioCheck = {
   evidence: 'a record with a distinctive value that has letters, and 200 arrays with results for both searches',
   run: withListing(1, async (context) => {
     const picked = await pickSearchTerm(context);
-    const swapped = picked && [...picked.term].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+    const swapped = picked && swapCase(picked.term);
     if (!picked || !swapped || swapped === picked.term) return noEvidence('no record has a distinctive value with letters to search for');
     const name = context.parameters.search.name;
     const search = (term: string) =>

@@ -33,3 +33,12 @@ export function includesIgnoringCase(haystack: string, needle: string): boolean 
 export function caseAmbiguous(term: string): boolean {
   return new Set(FOLDS.map((fold) => fold(term))).size > 1;
 }
+
+/**
+ * `text` with each letter in the other case.
+ *
+ * @example
+ * swapCase('Cold-1'); // 'cOLD-1'
+ */
+export const swapCase = (text: string): string =>
+  [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { ListingParameters } from '../../spec/listing-parameters.ts';
 import { hazardTerms } from './hazard-terms.ts';
+import { swapCase } from './case-forms.ts';
 import type { ListingModel } from './listing-model.ts';
 
 /** How a generated search term relates to the data: it decides what the answer must be. */
@@ -42,8 +43,7 @@ export interface ResolvedRequest {
 const NO_MATCH_ALPHABET = [...'bcdfghjkmnpqrstvwxz0123456789'];
 
 /** Swaps the case of every letter, or of some, keeping at least one change when the text has letters. */
-const recase = (text: string, mask: number) =>
-  [...text].map((c, i) => ((mask >> (i % 31)) & 1 || i === 0 ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join('');
+const recase = (text: string, mask: number) => [...text].map((c, i) => ((mask >> (i % 31)) & 1 || i === 0 ? swapCase(c) : c)).join('');
 
 /**
  * Terms drawn from the model, by kind: whole values, fragments of them, either in other letter case, a

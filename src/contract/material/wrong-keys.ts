@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { swapCase } from './case-forms.ts';
 
 /** One way to send a request without the right key. */
 export interface AuthVariant {
@@ -40,12 +41,7 @@ export function wrongKeys(key: string, seed: number, count: number): AuthVariant
   }));
   const recased = fc.constantFrom('upper', 'lower', 'swapped').map((how) => ({
     label: `the key in ${how} case`,
-    apiKey:
-      how === 'upper'
-        ? key.toUpperCase()
-        : how === 'lower'
-          ? key.toLowerCase()
-          : [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
+    apiKey: how === 'upper' ? key.toUpperCase() : how === 'lower' ? key.toLowerCase() : swapCase(key),
   }));
   const sampled = fc.sample(fc.oneof(edited, shortened, extended, recased), { seed, numRuns: count * 3 });
   const fixed = fixedWrongKeys(key, seed);
@@ -118,10 +114,7 @@ const HOMOGLYPHS: Readonly<Record<string, string>> = {
 /** `text`'s UTF-8 bytes as a header value can carry them (one byte per character). */
 const utf8Bytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 
-const recaseAt = (key: string, i: number) => {
-  const c = key[i]!;
-  return key.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + key.slice(i + 1);
-};
+const recaseAt = (key: string, i: number) => key.slice(0, i) + swapCase(key[i]!) + key.slice(i + 1);
 
 /**
  * The whole key inside other text, as a server that takes a word of the header, splits a list, or searches for
