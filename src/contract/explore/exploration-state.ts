@@ -88,12 +88,8 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         wrong,
         covering: coveringPart(context, model),
         resolve(generated: GeneratedRequest) {
-          let request = resolved.get(generated);
-          if (!request) {
-            request = resolveRequest(generated, live.model, context.parameters);
-            resolved.set(generated, request);
-          }
-          return request;
+          if (!resolved.has(generated)) resolved.set(generated, resolveRequest(generated, live.model, context.parameters));
+          return resolved.get(generated)!;
         },
         sendAhead: async (generated: GeneratedRequest) => generated.credentials === undefined && live.send(live.resolve(generated).query),
         async resync(prefetch?: () => Promise<unknown>): Promise<Resync> {

@@ -45,6 +45,18 @@ export function createReferencePages(context: OperationContext, send: (query: Re
   // A slice of at most `max` records spans at most two reference pages; counted, not compared, since past
   // 2^53 (pages far past the end) n + 1 === n.
   const spansOf = (first: number, start: number, count: number) => Math.min(2, Math.floor((start + count - 1) / max) + 2 - first);
+  const readWhole = async (term: string, maxPages: number): Promise<Whole> => {
+    const beyond = await fetchPage(term, maxPages + 1);
+    const tail = recordsOf(beyond);
+    if (!tail) return { unusable: beyond };
+    if (tail.length > 0) return { records: [], complete: false, exchanges: [beyond] };
+    const read = await readPages(fetchPage, max, term, 1, maxPages);
+    if ('unusable' in read) return read;
+    const { records } = read;
+    const exchanges = [beyond, ...read.exchanges];
+    if (!read.ended) return { records, complete: false, exchanges };
+    return { records, complete: true, first: await fetchPage(term, 1), exchanges };
+  };
   return {
     max,
     /**
@@ -52,23 +64,8 @@ export function createReferencePages(context: OperationContext, send: (query: Re
      * false when it does not: one read of page maxPages + 1 tells, so a broad term costs one request).
      */
     whole(term: string, maxPages: number): Promise<Whole> {
-      let whole = wholes.get(term);
-      if (!whole) {
-        whole = (async (): Promise<Whole> => {
-          const beyond = await fetchPage(term, maxPages + 1);
-          const tail = recordsOf(beyond);
-          if (!tail) return { unusable: beyond };
-          if (tail.length > 0) return { records: [], complete: false, exchanges: [beyond] };
-          const read = await readPages(fetchPage, max, term, 1, maxPages);
-          if ('unusable' in read) return read;
-          const { records } = read;
-          const exchanges = [beyond, ...read.exchanges];
-          if (!read.ended) return { records, complete: false, exchanges };
-          return { records, complete: true, first: await fetchPage(term, 1), exchanges };
-        })();
-        wholes.set(term, whole);
-      }
-      return whole;
+      if (!wholes.has(term)) wholes.set(term, readWhole(term, maxPages));
+      return wholes.get(term)!;
     },
     /** Sends the pages {@link slice} will read for the same arguments, all at once, without waiting for them. */
     prefetch(term: string | undefined, start: number, count: number): Promise<unknown> {
@@ -120,11 +117,6 @@ export function createQueryMemo(context: OperationContext) {
   const sent = createReplayCache<Promise<Exchange>>(KEPT.first, KEPT.recent);
   return (query: Record<string, string>, options?: SendOptions): Promise<Exchange> => {
     const key = JSON.stringify([Object.entries(query), options ?? null]);
-    let exchange = sent.get(key);
-    if (!exchange) {
-      exchange = context.send(query, options);
-      sent.set(key, exchange);
-    }
-    return exchange;
+    return sent.get(key) ?? sent.set(key, context.send(query, options));
   };
 }

@@ -139,8 +139,7 @@ interface Slot {
  */
 function layout(sizes: readonly SizeClass[]): Slot[] {
   const key = sizes.map((s) => s.label).join('|');
-  let ordered = layouts.get(key);
-  if (!ordered) {
+  if (!layouts.has(key)) {
     const slots = sizes.flatMap((size, i) =>
       SEARCH_CLASSES.map((search, j): Slot => {
         const drawn = search === 'hazard' ? HAZARDS : TERMS;
@@ -151,10 +150,9 @@ function layout(sizes: readonly SizeClass[]): Slot[] {
         };
       }),
     );
-    ordered = mostPairsFirst(slots);
-    layouts.set(key, ordered);
+    layouts.set(key, mostPairsFirst(slots));
   }
-  return ordered;
+  return layouts.get(key)!;
 }
 
 /** What the covering set costs a listing, prefix by prefix: what a run planned to fit its time trims by. */
