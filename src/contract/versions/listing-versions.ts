@@ -99,14 +99,17 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       // Edits show where answers show records: a search's records tell what changed deep in the listing.
       takeIn(versions, reads, exchange, claim);
       const first = await explainReading(exchange, shown, claim);
-      const verdict =
+      // A search asked again, judged by the rule (undefined when its answer shows nothing to judge).
+      const askAgain =
         kindOf(claim) === 'search' && again
-          ? await current(versions, reads, { verdict: first, answered: exchange.span!.answered }, claim, again, explainReading)
-          : first;
-      const caught =
-        verdict.kind === 'stale' && kindOf(claim) === 'search' && again
-          ? await catchUp(versions, verdict, claim, again, explainReading)
-          : verdict;
+          ? async () => {
+              const next = await again();
+              const nextShown = shownOf(next, claim);
+              return nextShown && explainReading(next, nextShown, claim);
+            }
+          : undefined;
+      const verdict = askAgain ? await current(versions, reads, { verdict: first, answered: exchange.span!.answered }, askAgain) : first;
+      const caught = verdict.kind === 'stale' && askAgain ? await catchUp(versions, verdict, askAgain) : verdict;
       return words(versions, caught, claim, shown, exchange.span!);
     },
     mending(read) {
@@ -176,9 +179,7 @@ async function current(
   versions: ListingVersions,
   reads: VersionReads,
   { verdict, answered }: { readonly verdict: Explanation; readonly answered: number },
-  claim: Claim,
-  again: () => Promise<Exchange>,
-  explainReading: (exchange: Exchange, shown: Shown, claim: Claim) => Promise<Explanation>,
+  askAgain: () => Promise<Explanation | undefined>,
 ): Promise<Explanation> {
   const { history } = versions;
   if (verdict.kind !== 'explained' || !history.seen()) return verdict;
@@ -189,11 +190,8 @@ async function current(
   // A read of the head after this answer tells whether a newer version stood then; one is made when none was.
   if (!history.sightings.some((s) => s.sent >= answered)) await reads.readHead();
   if (history.seen()!.newest === verdict.version.top) return verdict;
-  const exchange = await again();
-  const shown = versions.shownOf(exchange, claim);
-  if (!shown) return verdict;
-  const now = await explainReading(exchange, shown, claim);
-  return now.kind === 'explained' ? verdict : now;
+  const now = await askAgain();
+  return !now || now.kind === 'explained' ? verdict : now;
 }
 
 /**
@@ -204,19 +202,15 @@ async function current(
 async function catchUp(
   versions: ListingVersions,
   stale: Extract<Explanation, { kind: 'stale' }>,
-  claim: Claim,
-  again: () => Promise<Exchange>,
-  explainReading: (exchange: Exchange, shown: Shown, claim: Claim) => Promise<Explanation>,
+  askAgain: () => Promise<Explanation | undefined>,
 ): Promise<Explanation> {
   const { history } = versions;
   // Once a search of this listing was seen not to catch up within --max-staleness, none is waited on again.
   if (history.neverCaughtUp) return stale;
   for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, 1_000)) {
     await new Promise((resolve) => setTimeout(resolve, wait));
-    const exchange = await again();
-    const shown = versions.shownOf(exchange, claim);
-    if (!shown || !exchange.span) return stale;
-    const now = await explainReading(exchange, shown, claim);
+    const now = await askAgain();
+    if (!now) return stale;
     const moved = now.kind === 'explained' || (now.kind === 'stale' && now.version.top > stale.version.top);
     if (moved) {
       history.noteSearchLag(stale.needMs);
