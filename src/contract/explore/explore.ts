@@ -30,10 +30,7 @@ export interface ExploreOptions<T> {
   readonly resync?: (prefetch?: () => Promise<unknown>) => Promise<Resync>;
   /** Sends the requests the judge of `value` will make (into the caches it reads), all at once. */
   readonly prefetch?: (value: T) => Promise<unknown>;
-  /**
-   * Values judged before the generated ones, whatever --examples (a covering set); `judged(i)` is told of each
-   * that got an answer to judge.
-   */
+  /** Values judged before the generated ones, whatever --examples; `judged(i)` is told of each answer judged. */
   readonly covering?: { readonly values: readonly T[]; readonly first?: number; readonly judged?: (index: number) => void };
 }
 
@@ -64,11 +61,9 @@ async function judgeOnFreshRead<T>(run: Exploration<T>, value: T) {
 }
 
 /**
- * A failure that compares answers read at different moments may be the data's doing: the request is judged
- * again at one moment (see {@link atOneMoment}) until it passes or fails at one moment (`confirmed`); since an
- * edit deep in the listing does not show on its first page, a failure stands at one moment only when the listing,
- * read once more, agrees with the one judged on. A failure no moment confirmed is returned as it is, for the run
- * to recheck.
+ * A failure that compares answers read at different moments may be the data's doing: it is judged again at one
+ * moment ({@link atOneMoment}); since an edit deep in the listing does not show on its first page, it stands
+ * (`confirmed`) only when the listing, read once more, agrees with the one judged on. Else it is returned as it is.
  */
 async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement: Judgement; confirmed: boolean }> {
   const judgement = await run.judge(value);
@@ -115,10 +110,7 @@ function tally<T>(run: Exploration<T>, judgement: Judgement, value: T): boolean 
   return false;
 }
 
-/**
- * Failures no still moment confirmed (the data changed under each judgement at one moment): set aside, a few,
- * for the run to recheck, while the exploration goes on. One that stood would have stopped it.
- */
+/** A failure no still moment confirmed: set aside (a few kept) for the run to recheck; the exploration goes on. */
 function setAside<T>(run: Exploration<T>, finding: Finding, value: T, where: string): void {
   run.judged += 1;
   run.setAsides += 1;
@@ -173,10 +165,7 @@ function checkGenerated<T>(run: Exploration<T>, generated: fc.Arbitrary<T>) {
   return fc.check(property, { seed: context.seed, numRuns: context.examples });
 }
 
-/**
- * What the exploration found: the shrunk failure, the failures set aside, or why it saw nothing to judge; with
- * the requests it could not judge (no answer to judge, records beyond those read) as not observed.
- */
+/** What the exploration found: the shrunk failure, those set aside, or why it judged nothing; the unjudged as not observed. */
 function verdictOf<T>(run: Exploration<T>, details: fc.RunDetails<[T]>, sampled: number): Finding[] | Skip | Partly {
   const { context } = run;
   if (details.failed && run.failure) {
@@ -220,12 +209,10 @@ function sender<T>(context: OperationContext, options: ExploreOptions<T>, genera
 }
 
 /**
- * Judges the covering values first (the first failure among them reported as it is), then sends
- * `context.examples` requests generated from `arbitrary` with the run's seed and judges each; the first failure
- * is shrunk to a minimal request (fast-check re-sends smaller candidates) and reported with the seed that
- * replays it. No evidence when no generated request got an answer that could be judged;
- * `beyond()` when every one needed what lies beyond the pages --max-pages lets the kit read; when only some did,
- * or got no answer to judge, how many is reported as not observed.
+ * Judges the covering values (the first failure reported as it is), then `context.examples` requests generated
+ * from `arbitrary` with the run's seed; the first failure is shrunk to a minimal request and reported with the
+ * seed that replays it. No evidence when nothing could be judged; `beyond()` when every request needed records
+ * past --max-pages.
  *
  * @example
  * return explore(context, requestArbitrary(model, context.parameters), (request) => judgeRequest(request), { resync });
@@ -259,9 +246,8 @@ export async function explore<T>(
 }
 
 /**
- * The exploration of the model (explore_search, explore_metadata): the listing read to its end with a record, then
- * generated requests sent ahead and each judged by `judge`; `beyond` says why it is skipped when every one needed
- * what lies past the pages read. `first`, when it gives a skip, stops it before it starts.
+ * The exploration of the model (explore_search, explore_metadata): the listing needed whole, then {@link explore}
+ * with `judge`; `beyond` words the skip when every request needed more; `first` may skip before it starts.
  *
  * @example
  * run: (context) => exploreModel(context, 'every generated request needed records beyond those read', judgeSearch),
@@ -288,9 +274,8 @@ export async function exploreModel(
 }
 
 /**
- * A generated request resolved and sent (once, through the exploration's memo), with its answer; or what it gets
- * without judging: a pass when it carries wrong credentials (explore_pages' to judge), unusable when its answer is
- * no evidence.
+ * A generated request resolved and sent (once, through the exploration's memo), with its answer; or a pass when it
+ * carries wrong credentials (explore_pages' to judge), unusable when its answer is no evidence.
  *
  * @example
  * const answer = await answerTo(state, generated);
