@@ -65,7 +65,7 @@ const KEPT_ALONE = 64;
 /** At most this many in flight, a request's latency is its unloaded latency. */
 export const ALONE_IN_FLIGHT = 2;
 
-/** What a window of samples saw: 3 load shed at a new low, 2 a timeout, reset or 502/503/504, 1 queueing, 0 nothing. */
+/** What a window of the limit of all saw: 3 load shed at a new low, 2 a timeout, reset or 502/503/504, 0 nothing. */
 interface Worst {
   level: number;
   why: string;
@@ -78,11 +78,12 @@ interface Worst {
  * - The limit of all: a timeout, a reset or a 502/503/504 in the window halves it (and a 502/503/504 with n in
  *   flight keeps it below n from then on: a gateway shedding load past a limit of its own); else it rises by one,
  *   up to the ceiling.
- * - A kind's own limit: a failure of the kind halves it too; a request of the kind slower than twice (and 20 ms
- *   more than) the kind's unloaded latency lowers it by a quarter, and when most of the window was that slow with
- *   n of the kind in flight, it stays below n from then on (the parallelism the target gives that kind); else it
- *   rises by one, up to the limit of all. So seconds-long searches stay near what the target runs at once while
- *   pages go wide. A target far away whose latency does not grow with load keeps every kind at the ceiling.
+ * - A kind's own limit, judged by the window's median latency against the kind's median alone: a failure of the
+ *   kind halves it; a median over twice alone (and 20 ms) lowers it by a quarter; a median over 1.5 times alone
+ *   (and 100 ms) at a median load of n of the kind, or a failure with n of the kind in flight, keeps it below n
+ *   from then on (the parallelism the target gives that kind); else it rises by one, up to the limit of all. So
+ *   seconds-long searches stay near what the target runs at once while pages go wide. A target far away whose
+ *   latency does not grow with load keeps every kind at the ceiling.
  *
  * @example
  * const limit = createConcurrencyLimit(8);
@@ -162,8 +163,8 @@ interface KindLimit {
   readonly alone: number[];
   /** Samples in the current window; the latency and the requests of the kind in flight of those answered. */
   since: number;
-  latencies: number[];
-  loads: number[];
+  readonly latencies: number[];
+  readonly loads: number[];
   /** The fewest of the kind in flight at a failure in the window, and why it failed. */
   failedAt: number;
   failed: string;
@@ -200,11 +201,10 @@ function createKindLimits(top: number, log: (change: LimitChange) => void) {
       k.since += 1;
       if (failed && own < k.failedAt)
         [k.failedAt, k.failed] = [own, `a request timed out, was reset or got a 502/503/504 with ${own} of its kind in flight`];
-      else if (!failed)
-        [k.latencies, k.loads] = [
-          [...k.latencies, latencyMs],
-          [...k.loads, own],
-        ];
+      else if (!failed) {
+        k.latencies.push(latencyMs);
+        k.loads.push(own);
+      }
       if (!failed && inFlight <= ALONE_IN_FLIGHT && k.alone.push(latencyMs) > KEPT_ALONE) k.alone.shift();
       if (k.since < k.limit) return;
       judge(kind, k, allLimit);
