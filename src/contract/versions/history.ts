@@ -71,6 +71,12 @@ export interface ListingHistory {
   neverCaughtUp: boolean;
   /** Notes a search answer seen behind by `ms` and later seen to catch up: the index's staleness. */
   noteSearchLag(ms: number): void;
+  /**
+   * How long an index held back the first record past version `top`: from its arrival (between the last read of the
+   * head sent without it and the first answered with it) to the index's refresh (`refresh`: from the last search
+   * sent still without it to the first answered with it), each taken at the middle of what the reads allow.
+   */
+  indexLag(top: number, refresh: Span): number;
   figures(): ConsistencyFigures;
   readonly sightings: readonly Sighting[];
 }
@@ -132,6 +138,7 @@ export function createHistory(matches: Matcher): ListingHistory {
     noteSearchLag(ms) {
       searchLag = Math.max(searchLag, ms);
     },
+    indexLag: (top, refresh) => indexLagIn(sightings, top, refresh),
     figures: () =>
       figuresOf(sightings, lineage, baseTop, {
         behind: measured.behind,
@@ -200,6 +207,16 @@ function admissibleIn(
   low = Math.min(low, current - behind);
   high += behind;
   return { low: Math.max(seen.oldest, Math.min(low, seen.newest)), high: Math.min(seen.newest, Math.max(high, seen.oldest)) };
+}
+
+/** See ListingHistory.indexLag. */
+function indexLagIn(sightings: readonly Sighting[], top: number, refresh: Span): number {
+  const seen = Math.min(...sightings.filter((s) => s.top > top).map((s) => s.answered));
+  if (!Number.isFinite(seen)) return 0;
+  // Reads without it sent before it was first seen (a replica behind may show it missing later still); none: when seen.
+  const without = sightings.filter((s) => s.top <= top && s.sent < seen).map((s) => s.sent);
+  const arrived = without.length > 0 ? (Math.max(...without) + seen) / 2 : seen;
+  return Math.max(0, (refresh.sent + refresh.answered) / 2 - arrived);
 }
 
 /** See ListingHistory.agedBy. */

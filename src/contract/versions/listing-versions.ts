@@ -100,16 +100,16 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       takeIn(versions, reads, exchange, claim);
       const first = await explainReading(exchange, shown, claim);
       // A search asked again, judged by the rule (undefined when its answer shows nothing to judge).
-      const askAgain =
+      const askAgain: AskAgain | undefined =
         kindOf(claim) === 'search' && again
           ? async () => {
               const next = await again();
               const nextShown = shownOf(next, claim);
-              return nextShown && explainReading(next, nextShown, claim);
+              return nextShown && { verdict: await explainReading(next, nextShown, claim), span: next.span! };
             }
           : undefined;
       const verdict = askAgain ? await current(versions, reads, { verdict: first, answered: exchange.span!.answered }, askAgain) : first;
-      const caught = verdict.kind === 'stale' && askAgain ? await catchUp(versions, verdict, askAgain) : verdict;
+      const caught = verdict.kind === 'stale' && askAgain ? await catchUp(versions, verdict, askAgain, exchange.span!.sent) : verdict;
       return words(versions, caught, claim, shown, exchange.span!);
     },
     mending(read) {
@@ -169,6 +169,9 @@ function shownIn(reads: VersionReads, exchange: Exchange, claim: Claim): Shown |
   return { ...(records ? { ids: identities(records) } : {}), ...(claim.count ? { count } : {}) };
 }
 
+/** A search asked again, judged by the rule, with when it was sent and answered (undefined when it shows nothing to judge). */
+type AskAgain = () => Promise<{ readonly verdict: Explanation; readonly span: Span } | undefined>;
+
 /**
  * A search explained by the newest version the run knew of, on a listing that moves: the run may not have seen the
  * head move on since. The head is read again; when it moved, the search is asked again after it, so that an index
@@ -179,7 +182,7 @@ async function current(
   versions: ListingVersions,
   reads: VersionReads,
   { verdict, answered }: { readonly verdict: Explanation; readonly answered: number },
-  askAgain: () => Promise<Explanation | undefined>,
+  askAgain: AskAgain,
 ): Promise<Explanation> {
   const { history } = versions;
   if (verdict.kind !== 'explained' || !history.seen()) return verdict;
@@ -190,36 +193,44 @@ async function current(
   // A read of the head after this answer tells whether a newer version stood then; one is made when none was.
   if (!history.sightings.some((s) => s.sent >= answered)) await reads.readHead();
   if (history.seen()!.newest === verdict.version.top) return verdict;
-  const now = await askAgain();
+  const now = (await askAgain())?.verdict;
   return !now || now.kind === 'explained' ? verdict : now;
 }
 
 /**
  * A search answered as a version older than the staleness measured allows: asked again, the waits doubling,
  * while that version is younger than --max-staleness. Answered later as a newer version, it was an index behind
- * its records, and the lag is measured; never, it stays stale.
+ * its records, and its lag is measured (see ListingHistory.indexLag): from the last answer still behind to the
+ * first caught up; never, it stays stale.
  */
 async function catchUp(
   versions: ListingVersions,
   stale: Extract<Explanation, { kind: 'stale' }>,
-  askAgain: () => Promise<Explanation | undefined>,
+  askAgain: AskAgain,
+  /** When the search first answered behind was sent. */
+  sent: number,
 ): Promise<Explanation> {
   const { history } = versions;
   // Once a search of this listing was seen not to catch up within --max-staleness, none is waited on again.
   if (history.neverCaughtUp) return stale;
+  let behindSince = sent;
   for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, 1_000)) {
     await new Promise((resolve) => setTimeout(resolve, wait));
-    const now = await askAgain();
-    if (!now) return stale;
+    const asked = await askAgain();
+    if (!asked) return stale;
+    const now = asked.verdict;
     const moved = now.kind === 'explained' || (now.kind === 'stale' && now.version.top > stale.version.top);
     if (moved) {
-      history.noteSearchLag(stale.needMs);
+      history.noteSearchLag(
+        Math.max(stale.needMs, history.indexLag(stale.version.top, { sent: behindSince, answered: asked.span.answered })),
+      );
       return { kind: 'explained', version: stale.version, staleMs: stale.needMs };
     }
     if (now.kind !== 'stale' || now.needMs > versions.maxStalenessMs) {
       history.neverCaughtUp = now.kind === 'stale';
       return stale;
     }
+    behindSince = asked.span.sent;
   }
 }
 
