@@ -1,7 +1,9 @@
 import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding } from '../types.ts';
 import { recountAgain } from '../moment/at-once.ts';
-import { listingTotal, sizeExchanges } from '../model/listing.ts';
+import { listingTotal, sizeExchanges, type Listing } from '../model/listing.ts';
+import type { OperationContext } from '../model/context.ts';
+import { judgeAnswer } from '../model/judge-answer.ts';
 import { needRecords } from '../model/answers.ts';
 import { notApplicable } from '../model/skip.ts';
 import { pageQuery, firstPage, linksHeader } from '../model/listing-query.ts';
@@ -27,6 +29,52 @@ export function parseLinks(header: string, base: string): Map<string, URL> | und
 function pagesOf(count: number, size: number, known: boolean): Record<string, number | undefined> {
   const last = Math.max(1, Math.ceil(count / size));
   return { first: 1, prev: 1, next: 2 < last ? 3 : undefined, ...(known ? { last } : {}) };
+}
+
+/**
+ * The counts of records for which `rel` (next or last) of page 2 of `size` would be `url`: last page L holds the
+ * last record, next is page 3 when there are more than two pages, none otherwise; undefined when `url` names no such
+ * page at all (another size, a page that is no number), which no count explains.
+ *
+ * @example
+ * countLinked(context, 'last', new URL('/alert?page=4&pageSize=3', base), 3); // { low: 10, high: 12 }
+ */
+function countLinked(
+  context: OperationContext,
+  rel: string,
+  url: URL | undefined,
+  size: number,
+): { low: number; high: number } | undefined {
+  const { page, pageSize } = context.parameters;
+  if (rel === 'next' && url === undefined) return { low: 0, high: 2 * size };
+  if (url?.searchParams.get(pageSize.name) !== String(size)) return undefined;
+  const at = url.searchParams.get(page.name) ?? '';
+  if (!/^[1-9]\d*$/.test(at)) return undefined;
+  const linked = Number(at);
+  if (rel === 'next') return linked === 3 ? { low: 2 * size + 1, high: Number.POSITIVE_INFINITY } : undefined;
+  return linked === 1 ? { low: 0, high: size } : { low: (linked - 1) * size + 1, high: linked * size };
+}
+
+/**
+ * A Link finding the versions could not judge (a listing longer than --max-pages was read): page 2 and the listing
+ * read again at once, the Link judged against that count.
+ */
+function countedAgain(context: OperationContext, listing: Listing, finding: Finding, rel: string): Finding {
+  if (!listing.complete) return finding;
+  const size = 3;
+  const recheck = recountAgain(
+    context,
+    listing,
+    [{ query: pageQuery(context, firstPage(context.parameters) + 1, size) }],
+    (count, [again]) => {
+      const header = linksHeader(context, again!);
+      const now = header === undefined ? undefined : parseLinks(header, again!.request.url);
+      if (!now) return undefined;
+      const within = countLinked(context, rel, now.get(rel), size);
+      return !within || count < within.low || count > within.high;
+    },
+  );
+  return { ...finding, recheck };
 }
 
 /** When sent, Link parses and its first, prev, next and last agree with the page math (assumed: warnings). */
@@ -58,32 +106,32 @@ export const linkHeader: ScenarioCheck = {
     for (const [rel, page] of Object.entries(expected)) {
       const url = links.get(rel);
       if (right(page, url)) continue;
-      const counted = rel === 'next' || rel === 'last';
-      findings.push({
+      const finding: Finding = {
         severity: 'warning',
         message: `Link rel="${rel}" is wrong for page 2 of size ${size}`,
         expected: page === undefined ? 'no such link' : `page=${page}, pageSize=${size}`,
         actual: url ? url.href : '(missing)',
         exchange,
-        exchanges: counted ? [exchange, ...extent] : [exchange],
-        // first and prev of page 2 are page 1 whatever the data; next and last rest on the listing's size, read at
-        // another moment: page 2 and the listing are read again at once.
-        ...(counted ? {} : { absolute: true }),
-        ...(counted && listing.complete
-          ? {
-              recheck: recountAgain(
-                context,
-                listing,
-                [{ query: pageQuery(context, firstPage(context.parameters) + 1, size) }],
-                (count, [again]) => {
-                  const header = linksHeader(context, again!);
-                  const now = header === undefined ? undefined : parseLinks(header, again!.request.url);
-                  return now ? !right(pagesOf(count, size, true)[rel], now.get(rel)) : undefined;
-                },
-              ),
-            }
-          : {}),
-      });
+        // next and last rest on the listing's size too: the pages it was read from.
+        ...(rel === 'next' || rel === 'last' ? { exchanges: [exchange, ...extent] } : {}),
+      };
+      // first and prev of page 2 are page 1 whatever the data; next and last tell the listing's count, which a
+      // version admissible for page 2's time must give (see countLinked).
+      const within = rel === 'next' || rel === 'last' ? countLinked(context, rel, url, size) : undefined;
+      if (!within) {
+        findings.push({ ...finding, absolute: true });
+        continue;
+      }
+      const verdict = await judgeAnswer(
+        context.versions,
+        exchange,
+        [{ term: '', count: true }],
+        (why) => ({ ...finding, message: `${finding.message}: ${why}` }),
+        undefined,
+        { countWithin: within },
+      );
+      if (verdict.kind === 'finding') findings.push(verdict.finding);
+      else if (verdict.kind === 'unknown') findings.push(countedAgain(context, listing, finding, rel));
     }
     return findings;
   }),

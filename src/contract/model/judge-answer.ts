@@ -2,7 +2,7 @@
 // what the run could not tell.
 import type { Finding, Exchange } from '../types.ts';
 import type { Judged, ListingVersions } from '../versions/listing-versions.ts';
-import type { Claim } from '../versions/rule.ts';
+import type { Claim, Shown } from '../versions/rule.ts';
 
 /** What the rule made of an answer, for a check. */
 export type RuleVerdict =
@@ -28,12 +28,14 @@ export async function judgeAnswer(
   claims: readonly Claim[],
   make: (why: string, expected?: string) => Finding,
   again?: () => Promise<Exchange>,
+  /** What the answer showed, when not read from its records and count header (see ListingVersions.judge). */
+  shown?: Shown,
 ): Promise<RuleVerdict> {
-  const judged = await judgeAll(versions, exchange, claims, again);
+  const judged = await judgeAll(versions, exchange, claims, again, shown);
   if (judged.kind === 'explained') return { kind: 'pass' };
   if (judged.kind === 'unknown')
     return { kind: 'unknown', why: judged.why, fallback: make(`the versions of the listing could not tell (${judged.why})`) };
-  const rejudge = async () => verdictOf((await judgeAll(versions, exchange, claims)).kind);
+  const rejudge = async () => verdictOf((await judgeAll(versions, exchange, claims, undefined, shown)).kind);
   return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
 }
 
@@ -46,10 +48,11 @@ async function judgeAll(
   exchange: Exchange,
   claims: readonly Claim[],
   again?: () => Promise<Exchange>,
+  shown?: Shown,
 ): Promise<Judged> {
   let first: Judged | undefined;
   for (const claim of claims) {
-    const judged = await versions.judge(exchange, claim, again);
+    const judged = await versions.judge(exchange, claim, again, shown);
     if (judged.kind === 'explained') return judged;
     if (!first || (first.kind === 'unknown' && judged.kind === 'unexplained')) first = judged;
   }

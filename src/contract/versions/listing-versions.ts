@@ -45,9 +45,10 @@ export interface ListingVersions {
   /**
    * Judges `exchange` by the rule for `claim`: when it shows a version newer than any seen, or none explains it,
    * the head is read again first; a search answered as an older version is asked again (`again`) while the
-   * version it shows could still catch up within --max-staleness.
+   * version it shows could still catch up within --max-staleness. `shown`: what it showed, when the claim is not read
+   * from its records and count header (the count Link's pages imply).
    */
-  judge(exchange: Exchange, claim: Claim, again?: () => Promise<Exchange>): Promise<Judged>;
+  judge(exchange: Exchange, claim: Claim, again?: () => Promise<Exchange>, shown?: Shown): Promise<Judged>;
   /** A version in words: its size and newest record, and when it was first seen. */
   describe(version: Version): string;
   /**
@@ -93,8 +94,8 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       if (!records || !exchange.span) return;
       history.sighting(records, exchange.span, headReadOf(reads, exchange, records.length >= size));
     },
-    async judge(exchange, claim, again) {
-      const shown = shownOf(exchange, claim);
+    async judge(exchange, claim, again, given) {
+      const shown = given && exchange.span ? given : shownOf(exchange, claim);
       if (!shown) return { kind: 'unknown', why: 'the answer shows no records or count to judge' };
       // Edits show where answers show records: a search's records tell what changed deep in the listing.
       takeIn(versions, reads, exchange, claim);
@@ -287,6 +288,6 @@ function describeShown(expected: Shown, shown: Shown): string {
       `${expected.ids.length} record${expected.ids.length === 1 ? '' : 's'}${few ? `: ${few}${expected.ids.length > 5 ? ', …' : ''}` : ''}`,
     );
   }
-  if (expected.count !== undefined && shown.count !== undefined) parts.push(`a count of ${expected.count}`);
+  if (expected.count !== undefined && (shown.count !== undefined || shown.countWithin)) parts.push(`a count of ${expected.count}`);
   return parts.join(', ') || 'nothing';
 }

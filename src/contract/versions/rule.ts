@@ -12,10 +12,11 @@ export interface Claim {
   readonly count?: boolean;
 }
 
-/** What an answer showed of a claim: its records' identities, its count. */
+/** What an answer showed of a claim: its records' identities, its count (or the bounds it implies, as Link's pages do). */
 export interface Shown {
   readonly ids?: readonly string[];
   readonly count?: number;
+  readonly countWithin?: { readonly low: number; readonly high: number };
 }
 
 /** What the rule made of an answer. */
@@ -58,7 +59,8 @@ export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: 
     const fewest = lineage.count({ top, tail: tails.high }, claim.term);
     // A term found in fields seen to change: records no answer showed may have gained it.
     const most = lineage.reachesEdits(claim.term) ? top - tails.low : longest.count! + edited;
-    if (shown.count === undefined || fewest === undefined || shown.count < fewest - edited || shown.count > most) return false;
+    const within = shown.count !== undefined ? { low: shown.count, high: shown.count } : shown.countWithin;
+    if (!within || fewest === undefined || within.high < fewest - edited || within.low > most) return false;
   }
   if (!claim.page) return true;
   if (edited > 0) return fitsEdited(lineage, { term: claim.term, page: claim.page }, { top, tail: tails.low }, edited, shown);

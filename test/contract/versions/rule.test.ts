@@ -293,6 +293,22 @@ describe('the rule: an answer passes when a version admissible for its time expl
     );
   });
 
+  it("a count known only to a page (what Link's last page implies) is explained when an admissible version's count lies in it", () => {
+    const history = moving(); // 10 records, then 11 by t 101
+    const judge = (low: number, high: number, at: number) =>
+      explain(history, {
+        claim: { term: '', count: true },
+        shown: { countWithin: { low, high } },
+        span: span(at),
+        kind: 'page',
+        maxStaleMs: 0,
+      }).kind;
+    expect(judge(10, 12, 200)).toBe('explained'); // last page 4 of size 3: 10..12 records
+    expect(judge(13, 15, 200)).toBe('unexplained'); // one page too far
+    expect(judge(7, 9, 200)).toBe('unexplained'); // one page short of the 11 records seen before it was sent
+    expect(judge(7, 10, 50)).toBe('explained'); // sent before the 11th was seen
+  });
+
   it("an index's lag runs from the record's arrival to the refresh, each at the middle of what the reads allow", () => {
     const history = moving(); // r10 the head at t 0..10; r11 first seen by t 101
     history.sighting(records(5, 6), span(60, 61), { count: 10 }); // still r10 at t 60: r11 arrived in 60..101
