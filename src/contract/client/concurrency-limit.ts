@@ -97,7 +97,7 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   const most = () => Math.min(top, ...sheds.map((n) => n - 1));
   const all = { limit: Math.min(2, top), since: 0, worst: { level: 0, why: '' } as Worst };
   let pinned = false;
-  const unloaded = new Map<string, number>();
+  const alone = createAloneLatencies();
   const changes: LimitChange[] = [];
   let changeCount = 0;
   const log = (change: LimitChange) => {
@@ -109,14 +109,14 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
     log({ from: all.limit, to, why });
     all.limit = to;
   };
-  const kinds = createKindLimits(top, log);
+  const kinds = createKindLimits(top, log, alone.medianOf);
   const queueing = (base: number | undefined, latencyMs: number) => base !== undefined && latencyMs > base * TOLERANCE + SLACK_MS;
   return {
     ceiling: top,
     current: () => all.limit,
     currentOf: (kind) => Math.min(all.limit, kinds.limitOf(kind)),
-    queueing: (kind, latencyMs) => queueing(unloaded.get(kind), latencyMs),
-    unloaded: () => unloaded,
+    queueing: (kind, latencyMs) => queueing(alone.fastestOf(kind), latencyMs),
+    unloaded: alone.fastest,
     kinds: kinds.figures,
     changes,
     changeCount: () => changeCount,
@@ -132,8 +132,8 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
     sample(sample) {
       if (pinned) return;
       const { kind, latencyMs, inFlight, failed, shed } = sample;
-      const base = unloaded.get(kind);
-      if (!failed && inFlight <= ALONE_IN_FLIGHT && (base === undefined || latencyMs < base)) unloaded.set(kind, latencyMs);
+      // Before the kind's own limit judges its window: the median alone it is judged by includes this one.
+      if (!failed) alone.sample(kind, latencyMs, inFlight);
       kinds.sample(sample, all.limit);
       all.since += 1;
       if (shed && inFlight > 1 && inFlight <= most()) {
@@ -152,15 +152,37 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   };
 }
 
-/** One kind's own limit, its latencies alone and its current window. */
+/**
+ * Each kind's answered latencies alone (at most {@link ALONE_IN_FLIGHT} in flight of all kinds), kept once and read
+ * two ways: the fastest ever is the kind's unloaded latency (queueing, the probes before a request is sent again
+ * alone, the run's plan); the median of the latest {@link KEPT_ALONE} is what the kind's own limit judges its windows
+ * against.
+ */
+function createAloneLatencies() {
+  const kinds = new Map<string, { readonly latest: number[]; fastest: number }>();
+  return {
+    /** Keeps an answered request's latency when it had at most {@link ALONE_IN_FLIGHT} in flight (itself included). */
+    sample(kind: string, latencyMs: number, inFlight: number) {
+      if (inFlight > ALONE_IN_FLIGHT) return;
+      const alone = kinds.get(kind) ?? { latest: [], fastest: latencyMs };
+      kinds.set(kind, alone);
+      if (alone.latest.push(latencyMs) > KEPT_ALONE) alone.latest.shift();
+      if (latencyMs < alone.fastest) alone.fastest = latencyMs;
+    },
+    /** Each kind's fastest latency alone, by kind, in the order first seen alone. */
+    fastest: (): ReadonlyMap<string, number> => new Map([...kinds].map(([kind, { fastest }]) => [kind, fastest])),
+    fastestOf: (kind: string) => kinds.get(kind)?.fastest,
+    medianOf: (kind: string) => median(kinds.get(kind)?.latest ?? []),
+  };
+}
+
+/** One kind's own limit and its current window. */
 interface KindLimit {
   limit: number;
   lowest: number;
   highest: number;
   /** It stays below this: the load of its kind at which a window was well over its time alone, or one failed. */
   hold: number;
-  /** Its latest latencies with at most {@link ALONE_IN_FLIGHT} in flight of all kinds. */
-  readonly alone: number[];
   /** Samples in the current window; the latency and the requests of the kind in flight of those answered. */
   since: number;
   readonly latencies: number[];
@@ -172,10 +194,10 @@ interface KindLimit {
 
 /**
  * The kinds' own limits, each judged on its own window by the window's median latency against the kind's median
- * alone (a median, not the fastest: what one request met once is no measure of a kind under other kinds' load);
- * `log` records their changes.
+ * alone (`aloneMedian`: a median, not the fastest: what one request met once is no measure of a kind under other
+ * kinds' load); `log` records their changes.
  */
-function createKindLimits(top: number, log: (change: LimitChange) => void) {
+function createKindLimits(top: number, log: (change: LimitChange) => void, aloneMedian: (kind: string) => number | undefined) {
   const kinds = new Map<string, KindLimit>();
   const start = Math.min(2, top);
   const change = (kind: string, k: KindLimit, to: number, why: string) => {
@@ -205,7 +227,6 @@ function createKindLimits(top: number, log: (change: LimitChange) => void) {
         k.latencies.push(latencyMs);
         k.loads.push(own);
       }
-      if (!failed && inFlight <= ALONE_IN_FLIGHT && k.alone.push(latencyMs) > KEPT_ALONE) k.alone.shift();
       if (k.since < k.limit) return;
       judge(kind, k, allLimit);
     },
@@ -213,7 +234,7 @@ function createKindLimits(top: number, log: (change: LimitChange) => void) {
 
   /** The end of `k`'s window: a failure halves it, a slow window lowers it by a quarter, a held one raises it by one. */
   function judge(kind: string, k: KindLimit, allLimit: number) {
-    const [base, typical, load] = [median(k.alone), median(k.latencies), median(k.loads)];
+    const [base, typical, load] = [aloneMedian(kind), median(k.latencies), median(k.loads)];
     const over = (times: number, slack: number) => base !== undefined && typical !== undefined && typical > base * times + slack;
     // Well over its time alone at a load of n of its kind, or a failure with n: the target gives the kind fewer than n.
     const at = Math.min(over(HELD, HELD_SLACK_MS) ? (load ?? 0) : Number.POSITIVE_INFINITY, k.failedAt);
@@ -242,7 +263,7 @@ function median(values: readonly number[]): number | undefined {
 
 /** A kind not seen before: at the start, nothing held, an empty window. */
 function freshKind(start: number): KindLimit {
-  return { limit: start, lowest: start, highest: start, hold: Number.POSITIVE_INFINITY, alone: [], ...freshWindow() };
+  return { limit: start, lowest: start, highest: start, hold: Number.POSITIVE_INFINITY, ...freshWindow() };
 }
 
 /** A window with nothing seen yet. */

@@ -27,6 +27,8 @@ export interface TimingLog {
 export function createTimingLog(limit: ConcurrencyLimit, cap: number): TimingLog {
   const start = limit.current();
   let [lowest, highest] = [start, start];
+  // Lists of its own, not the limit's latencies alone: the report counts every answer (not the latest 64), those after
+  // a 429 pinned the limit too, and none the deadline aborted.
   const kinds = new Map<string, { alone: number[]; underLoad: number[]; failed: number; shed: number }>();
   const sentAgain = { answered: 0, failedAlone: 0, notSent: 0, probes: 0, stillBusy: 0 };
   return {
