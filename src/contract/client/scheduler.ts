@@ -44,6 +44,8 @@ interface Unit {
   readonly members: readonly (() => Promise<void>)[];
   /** Each member's kind, when known: it waits for its kind's own limit too. */
   readonly kinds: readonly (string | undefined)[];
+  /** Its members of each kind known, counted once when queued: every pump asks whether they fit their kinds' limits. */
+  readonly perKind: ReadonlyMap<string, number>;
   /** Members started so far. */
   started: number;
 }
@@ -110,7 +112,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     if (sends.length === 0) return [];
     const made = sends.map((send) => deferred(async () => (alone || (await mayStart()) ? send() : undefined)));
     const at = queue.findIndex((unit) => unit.priority < priority);
-    queue.splice(at < 0 ? queue.length : at, 0, { priority, members: made.map((m) => m.start), kinds, started: 0, alone });
+    const queued: Unit = { priority, members: made.map((m) => m.start), kinds, perKind: countByKind(kinds), started: 0, alone };
+    queue.splice(at < 0 ? queue.length : at, 0, queued);
     pump();
     return made.map((m) => m.answer);
   };
@@ -143,15 +146,20 @@ function takeNext(
 ): Unit | undefined {
   for (const [at, unit] of queue.entries()) {
     if (inFlight + Math.min(unit.members.length, limit) > limit || (unit.alone && inFlight > 0)) return undefined;
-    const perKind = new Map<string, number>();
-    for (const k of unit.kinds) if (k !== undefined) perKind.set(k, (perKind.get(k) ?? 0) + 1);
-    const fits = [...perKind].every(([k, members]) => {
+    const fits = [...unit.perKind].every(([k, members]) => {
       const [now, most] = kind(k);
       return now + Math.min(members, most) <= most;
     });
     if (fits) return queue.splice(at, 1)[0];
   }
   return undefined;
+}
+
+/** How many of `kinds` are of each kind, in the order first seen; a member of no kind is not counted. */
+function countByKind(kinds: readonly (string | undefined)[]): ReadonlyMap<string, number> {
+  const counts = new Map<string, number>();
+  for (const k of kinds) if (k !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return counts;
 }
 
 /** Counts by kind (requests of each kind in flight); a request of no kind is not counted. */
