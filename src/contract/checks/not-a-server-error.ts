@@ -1,6 +1,6 @@
 import type { ResponseCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
-import { preview } from '../model/answers.ts';
+import { preview, stillBusyFindings } from '../model/answers.ts';
 import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 import { SHED_STATUSES } from '../client/send-alone.ts';
 import { duration } from '../../shared/duration.ts';
@@ -51,21 +51,17 @@ export const notAServerError: ResponseCheck = {
 };
 
 /**
- * A 5xx alone too, but sent while the target was still busy (see Exchange.stillBusy): load shed with more than 2 in
- * flight at first is a figure of the timing section, anything else a warning with both answers.
+ * A 5xx alone too, but sent while the target was still busy, graded as stillBusyFindings says: one other than a
+ * 502/503/504 may be the request's own (load shed is not), and the warning gives both answers.
  */
 function busyAlone(exchange: Exchange, first: Exchange, status: number): Finding[] {
-  if (SHED_STATUSES.has(status) && (first.inFlight ?? 1) > ALONE_IN_FLIGHT) return [];
   const firstAnswer = first.error ?? `${first.response?.status}${took(first)}`;
-  return [
-    {
-      severity: 'warning',
-      message: `server error ${status} alone, but with the target still busy (no probe answered at its unloaded speed within --timeout); first ${firstAnswer} with ${first.inFlight} in flight`,
-      expected: 'a status below 500',
-      actual: `${status}${took(exchange)} alone, the target still busy; first ${firstAnswer} with ${first.inFlight} in flight`,
-      exchange,
-    },
-  ];
+  const told = {
+    message: `server error ${status} alone, but with the target still busy (no probe answered at its unloaded speed within --timeout); first ${firstAnswer} with ${first.inFlight} in flight`,
+    expected: 'a status below 500',
+    actual: `${status}${took(exchange)} alone, the target still busy; first ${firstAnswer} with ${first.inFlight} in flight`,
+  };
+  return stillBusyFindings(exchange, first, told, !SHED_STATUSES.has(status));
 }
 
 /** A 5xx under load the run's re-sends did not reach: load shed with more than 2 in flight is a count of the timing. */

@@ -1,6 +1,7 @@
 import type { ResponseCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
+import { stillBusyFindings } from '../model/answers.ts';
 import { duration } from '../../shared/duration.ts';
 
 /**
@@ -45,21 +46,13 @@ export const responseReceived: ResponseCheck = {
   },
 };
 
-/**
- * A request that failed under load and again alone while the target was still busy (see Exchange.stillBusy): what
- * the kit's own load caused, a figure of the timing section with more than 2 in flight at first, else a warning.
- */
+/** A request with no response alone while the target was still busy, graded as stillBusyFindings says. */
 function stillBusy(exchange: Exchange, first: Exchange): Finding[] {
-  if ((first.inFlight ?? 1) > ALONE_IN_FLIGHT) return [];
-  return [
-    {
-      severity: 'warning',
-      message: `${first.error ?? `${first.response?.status}`} with ${first.inFlight} in flight; sent again alone, it failed too, but with the target still busy (no probe answered at its unloaded speed within --timeout)`,
-      expected: `a complete response with ${first.inFlight} in flight`,
-      actual: `${first.error ?? first.response?.status}; alone, the target still busy: ${exchange.error}`,
-      exchange,
-    },
-  ];
+  return stillBusyFindings(exchange, first, {
+    message: `${first.error ?? `${first.response?.status}`} with ${first.inFlight} in flight; sent again alone, it failed too, but with the target still busy (no probe answered at its unloaded speed within --timeout)`,
+    expected: `a complete response with ${first.inFlight} in flight`,
+    actual: `${first.error ?? first.response?.status}; alone, the target still busy: ${exchange.error}`,
+  });
 }
 
 /** A request that failed with few in flight and answered alone: the target is slow at that load, not broken. */

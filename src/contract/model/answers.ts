@@ -1,5 +1,7 @@
-// What an exchange's answer holds and how it is told in a few words: records, identities, previews, tallies.
+// What an exchange's answer holds and how it is told in a few words: records, identities, previews, tallies; and how
+// a failure alone while the target was still busy is graded, one rule for the checks that judge one.
 import type { Exchange, Finding } from '../types.ts';
+import { ALONE_IN_FLIGHT } from '../client/concurrency-limit.ts';
 import { recordsOf } from '../records.ts';
 import { type Skip, noEvidence } from './skip.ts';
 
@@ -105,4 +107,21 @@ export function needRecords(exchanges: readonly Exchange[], what: string): Skip 
 export function unusable(exchange: Exchange, severity: Finding['severity'], what: string): Finding {
   const got = exchange.error ?? `status ${exchange.response?.status}, body ${preview(exchange.response?.text ?? '', 80)}`;
   return { severity, message: `${what}: the response was not a 200 JSON array`, expected: '200 with a JSON array', actual: got, exchange };
+}
+
+/** What a finding says: its message, what was expected and what came. */
+export type Told = Required<Pick<Finding, 'message' | 'expected' | 'actual'>>;
+
+/**
+ * How a request that failed under load and again alone, while the target was still busy (see Exchange.stillBusy), is
+ * graded, in every check that judges its failure: first sent with more than 2 in flight, its failure is the kit's own
+ * load's doing, a figure of the timing section and no finding, unless it may be the request's own too (`ownToo`: a
+ * 5xx alone that is not load shed); else a warning saying `told`.
+ *
+ * @example
+ * if (exchange.error && first && exchange.stillBusy) return stillBusyFindings(exchange, first, { message, expected, actual });
+ */
+export function stillBusyFindings(exchange: Exchange, first: Exchange, told: Told, ownToo = false): Finding[] {
+  if (!ownToo && (first.inFlight ?? 1) > ALONE_IN_FLIGHT) return [];
+  return [{ severity: 'warning', ...told, exchange }];
 }
