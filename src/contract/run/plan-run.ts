@@ -140,7 +140,7 @@ async function searchesAtOnce(scope: RunScope, run: OperationRun | undefined, al
   const pair = own ? (await Promise.all(queries.map((query) => own([query])))).flat() : await Promise.all(context.sendTogether(queries));
   const took = pair.map((exchange) => exchange.response?.durationMs);
   if (aloneMs === undefined || took.some((ms) => ms === undefined)) return 1;
-  if (scope.options.timeoutMs !== undefined && 2 * Math.max(...(took as number[])) > scope.options.timeoutMs) return 1;
+  if (2 * Math.max(...(took as number[])) > scope.options.timeoutMs) return 1;
   const gained = Math.min(2, Math.max(1, (2 * aloneMs) / (performance.now() - started)));
   return 1 + (gained - 1) / 2;
 }

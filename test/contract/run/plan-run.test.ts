@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { coveringCosts } from '../../../src/contract/material/covering-set.ts';
 import { hazardProbes } from '../../../src/contract/material/hazard-terms.ts';
+import { withDefaults } from '../../../src/contract/options/contract-flags.ts';
 import { FILL, PLAN_REQUESTS, planRun } from '../../../src/contract/run/plan-run.ts';
 import { listingParameters } from '../../../src/spec/listing-parameters.ts';
 import type { OperationRun } from '../../../src/contract/run/operation-runs.ts';
 import type { RunScope } from '../../../src/contract/run/run-scope.ts';
 import type { Exchange } from '../../../src/contract/types.ts';
-import { defaultApp, LISTINGS, runInProcess } from '../../helpers.ts';
+import { defaultApp, LISTINGS, runInProcess, spec } from '../../helpers.ts';
 
 /**
  * Two listings whose timed search takes `searchMs`, a plain page 35 ms; `sent` gets each query. With `pairMs`, the
@@ -31,7 +32,8 @@ function target(searchMs: number, sent: Record<string, string>[] = [], pairMs?: 
   })) as unknown as OperationRun[];
   const scope = {
     settings: { examples: 50, seed: 42, concurrency: pairMs === undefined ? 1 : 8 },
-    options: {},
+    // Settled as a run's are: the default --timeout among them.
+    options: withDefaults({ target: 'http://target.test', document: spec.document }),
     maxDurationMs: 300_000,
     client: {
       limit: {
@@ -131,7 +133,7 @@ describe('a run planned to fit --max-duration', () => {
     expect(serial.plan.estimateMs).toBe(Math.round(estimate(50, 300)));
     // Side by side, but each over half of --timeout: with the run's pages beside them two would time out, one at a time.
     const near = target(300, [], 0);
-    const timely = await planRun({ ...near.scope, options: { timeoutMs: 550 } } as RunScope, near.runs, 1_000);
+    const timely = await planRun({ ...near.scope, options: { ...near.scope.options, timeoutMs: 550 } }, near.runs, 1_000);
     expect(timely.plan.estimateMs).toBe(Math.round(estimate(50, 300)));
   });
 
