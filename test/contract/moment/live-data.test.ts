@@ -9,6 +9,7 @@ import {
   liveTarget,
   overlappingPages,
   replicas,
+  resolving,
   searchBlindCache,
   shuffledPages,
   sliding,
@@ -21,6 +22,14 @@ import {
 describe('data that lives while the kit reads it, told apart from broken answers', { timeout: 120_000 }, () => {
   it("a server editing one alert's updated_at every 25 requests is conformant", async () => {
     const report = await run(liveTarget(editing(25)));
+    expect(problems(report)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+  });
+
+  it('a server whose alerts are resolved and leave the listing from its middle, one every 3 requests, is conformant', async () => {
+    // The versions rule alone knows no record leaving from the middle (issue 48: versions as windows); the run's
+    // judging again when the first page changed keeps it conformant until it does.
+    const report = await run(liveTarget(resolving(3)));
     expect(problems(report)).toEqual([]);
     expect(report.verdict).toBe('conformant');
   });

@@ -112,6 +112,19 @@ export const sliding =
     return dataset.alerts!.slice(from, from + dataset.alerts!.length - HIDDEN);
   };
 
+/**
+ * The alerts of the start, one from the middle of the listing resolved and gone every `every` moments (up to 100),
+ * as a monitoring service drops alerts once they are dealt with: records leave from anywhere, not only the tail.
+ */
+export const resolving =
+  (every: number): Source =>
+  (path, t) => {
+    if (path !== '/alert') return dataset.sensors!;
+    const alerts = dataset.alerts!.slice(HIDDEN);
+    const gone = Math.min(100, Math.floor(t / every));
+    return [...alerts.slice(0, 50), ...alerts.slice(50 + gone)];
+  };
+
 /** The alerts of the start, one of which has its updated_at moved every `every` moments. */
 export const editing =
   (every: number): Source =>
