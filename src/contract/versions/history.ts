@@ -72,9 +72,9 @@ export interface ListingHistory {
   /** Notes a search answer seen behind by `ms` and later seen to catch up: the index's staleness. */
   noteSearchLag(ms: number): void;
   /**
-   * How long an index held back the first record past version `top`: from its arrival (between the last read of the
-   * head sent without it and the first answered with it) to the index's refresh (`refresh`: from the last search
-   * sent still without it to the first answered with it), each taken at the middle of what the reads allow.
+   * How long an index held back the first record past version `top`: from its arrival (when a read of the head first
+   * showed it) to the index's refresh (`refresh`: from the last search sent still without it to the first answered
+   * with it, taken at the middle).
    */
   indexLag(top: number, refresh: Span): number;
   figures(): ConsistencyFigures;
@@ -132,7 +132,7 @@ export function createHistory(matches: Matcher): ListingHistory {
     behindVersions: () => measured.behind,
     brokenSince: () => broken,
     seen: () => (lineage ? { oldest: Math.min(baseTop, ...sightings.map((s) => s.top)), newest: lineage.ids.length } : undefined),
-    tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top),
+    tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top, lineage?.gone() ?? 0),
     agedBy: (top, at) => agedIn(sightings, top, at),
     staleness: (kind) => (kind === 'search' ? Math.max(searchLag, measured.stale) : measured.stale),
     noteSearchLag(ms) {
@@ -211,12 +211,11 @@ function admissibleIn(
 
 /** See ListingHistory.indexLag. */
 function indexLagIn(sightings: readonly Sighting[], top: number, refresh: Span): number {
+  // It arrived by the time a read of the head first showed it: taken then (the last read without it may be long
+  // before, the run's first read, so the middle of the two would make a lag of what was only not looked at).
   const seen = Math.min(...sightings.filter((s) => s.top > top).map((s) => s.answered));
   if (!Number.isFinite(seen)) return 0;
-  // Reads without it sent before it was first seen (a replica behind may show it missing later still); none: when seen.
-  const without = sightings.filter((s) => s.top <= top && s.sent < seen).map((s) => s.sent);
-  const arrived = without.length > 0 ? (Math.max(...without) + seen) / 2 : seen;
-  return Math.max(0, (refresh.sent + refresh.answered) / 2 - arrived);
+  return Math.max(0, (refresh.sent + refresh.answered) / 2 - seen);
 }
 
 /** See ListingHistory.agedBy. */
@@ -226,12 +225,19 @@ function agedIn(sightings: readonly Sighting[], top: number, at: number): number
 }
 
 /** See ListingHistory.tails: from the reads that sent a count, tails never going back as versions grow. */
-function tailsIn(sightings: readonly Sighting[], complete: boolean, baseTop: number, top: number): { low: number; high: number } {
+function tailsIn(
+  sightings: readonly Sighting[],
+  complete: boolean,
+  baseTop: number,
+  top: number,
+  /** Records that left from the middle: a count that many short may be theirs, not the tail's. */
+  gone: number,
+): { low: number; high: number } {
   let low = complete ? 0 : Number.NEGATIVE_INFINITY;
   let high = Number.POSITIVE_INFINITY;
   for (const s of sightings) {
     if (s.tail === undefined) continue;
-    if (s.top <= top) low = Math.max(low, s.tail);
+    if (s.top <= top) low = Math.max(low, s.tail - gone);
     if (s.top >= top) high = Math.min(high, s.tail);
   }
   // No read sent a count: records leave the tail at most as fast as they arrive (a window), or not at all.

@@ -41,11 +41,14 @@ export interface Lineage {
   /** Takes in the records an answer showed: a known one whose content differs from what was read before was edited. */
   observe(records: readonly Json[]): void;
   /**
-   * Whether what a search for `term` finds of a record depends on when: its content was seen to change during the
-   * run, or `term` finds it only in fields seen to change in other records (an edit no answer showed may have
-   * taken it out). Without a term: seen to change.
+   * Whether what a search for `term` finds of a record depends on when: it left the listing from its middle during
+   * the run (see State.gone), its content was seen to change, or `term` finds it only in fields seen to change in
+   * other records (an edit no answer showed may have taken it out). For the empty term: it left. Without a term:
+   * it left or was seen to change.
    */
   edited(id: string, term?: string): boolean;
+  /** How many records left the listing from its middle during the run (see edited). */
+  gone(): number;
   /** How many of a version's records are edited for `term` (see edited). */
   editedIn(version: Version, term?: string): number;
   /**
@@ -78,6 +81,7 @@ export function createLineage(records: readonly Json[], complete: boolean, match
     positions: new Map(),
     byId: new Map(),
     changed: new Set(),
+    gone: new Set(),
     fields: new Set(),
     found: new Map(),
     editsOnly: new Map(),
@@ -116,7 +120,10 @@ export function createLineage(records: readonly Json[], complete: boolean, match
     observe(records) {
       for (const record of records) if (state.positions.has(identity(record))) note(state, record);
     },
-    edited: (id, term) => state.changed.has(id) || (term !== undefined && foundInEditsOnly(state, state.byId.get(id), term)),
+    edited: (id, term) =>
+      state.gone.has(id) ||
+      (term !== '' && (state.changed.has(id) || (term !== undefined && foundInEditsOnly(state, state.byId.get(id), term)))),
+    gone: () => state.gone.size,
     editedIn: (version, term) => editedInVersion(state, version, term),
     reachesEdits: (term) => term !== '' && state.fields.size > 0 && editsOnlyOf(state, term).positions.length > 0,
     head: (answer, full) => headOf(state, answer, full),
@@ -144,6 +151,11 @@ interface State {
   readonly positions: Map<string, number>;
   readonly byId: Map<string, Json>;
   readonly changed: Set<string>;
+  /**
+   * Records a read of the listing skipped between two it showed in their places: gone from the middle (an alert
+   * resolved). Versions before they left hold them, those after do not; when is not known.
+   */
+  readonly gone: Set<string>;
   /** The fields seen to change in a record: an edit of any record may change them. */
   readonly fields: Set<string>;
   /**
@@ -177,7 +189,8 @@ function note(state: State, record: Json): void {
 /** See Lineage.editedIn. */
 function editedInVersion(state: State, version: Version, term: string | undefined): number {
   const inside = (at: number) => at >= version.tail && at < version.top;
-  const changed = [...state.changed].map((id) => state.positions.get(id)!).filter(inside);
+  const ids = term === '' ? state.gone : new Set([...state.changed, ...state.gone]);
+  const changed = [...ids].map((id) => state.positions.get(id)!).filter(inside);
   if (term === undefined || term === '' || state.fields.size === 0) return changed.length;
   const only = editsOnlyOf(state, term);
   const [from, to] = [lowerBound(only.positions, Math.max(0, version.tail)), lowerBound(only.positions, version.top)];
@@ -257,7 +270,7 @@ function headOf(state: State, answer: readonly Json[], full = false): number | '
   const at = state.positions.get(answerIds[known]!)!;
   // Records the lineage lacks may only stand above its newest: they arrived.
   if (known > 0 && at !== state.ids.length - 1) return undefined;
-  if (!follows(state, answer.slice(known), at)) return undefined;
+  if (!follows(state, answer.slice(known), at, true)) return undefined;
   for (let i = known - 1; i >= 0; i -= 1) add(state, answer[i]!);
   for (const record of answer.slice(known)) note(state, record);
   // Where it stands now: records a torn read skipped may have been put in below it.
@@ -266,14 +279,20 @@ function headOf(state: State, answer: readonly Json[], full = false): number | '
 
 /**
  * Whether `answer` (newest first) is the lineage's records from position `at` down, records the lineage lacks
- * allowed only just above a seam of a torn read (see Torn): those are put in where the answer shows them.
+ * allowed only just above a seam of a torn read (see Torn): those are put in where the answer shows them. A read of
+ * the `head` may skip known records: they left the listing (see State.gone); a page read from elsewhere, which a
+ * broken offset may shift, says nothing of that.
  */
-function follows(state: State, answer: readonly Json[], at: number): boolean {
+function follows(state: State, answer: readonly Json[], at: number, head = false): boolean {
   let pos = at;
   for (let i = 0; i < answer.length; ) {
     const id = identity(answer[i]!);
     if (pos >= 0 && state.ids[pos] === id) [pos, i] = [pos - 1, i + 1];
-    else if (pos >= 0 && !state.positions.has(id) && state.torn.seams?.has(state.ids[pos]!)) {
+    else if (head && (state.positions.get(id) ?? pos) < pos) {
+      // A known record further down: those between left the listing from its middle.
+      for (const at of range(state.positions.get(id)! + 1, pos + 1)) state.gone.add(state.ids[at]!);
+      pos = state.positions.get(id)!;
+    } else if (pos >= 0 && !state.positions.has(id) && state.torn.seams?.has(state.ids[pos]!)) {
       let end = i;
       while (end < answer.length && !state.positions.has(identity(answer[end]!))) end += 1;
       // Missing records the answer ends on are not placed: nothing below them shows where they stand.
@@ -296,6 +315,9 @@ function insert(state: State, at: number, records: readonly Json[]): void {
   state.editsOnly.clear();
   state.torn.inserted?.(at, ids.length);
 }
+
+/** The numbers `from` up to `to`, exclusive. */
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 
 /** The first index of sorted `values` holding a value >= `value`. */
 function lowerBound(values: readonly number[], value: number): number {

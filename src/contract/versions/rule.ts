@@ -46,15 +46,16 @@ export function expectedOf(lineage: Lineage, claim: Claim, version: Version): Sh
 
 /**
  * Whether a version of `top`, with a tail anywhere in `tails`, gives `shown`: an answer ending early ends the
- * version there; records edited during the run (see Lineage.edited) are left out of a search's comparison and widen its count (found
- * or not, by when).
+ * version there; records edited during the run, and those that left from the middle of the listing (see
+ * Lineage.edited), are left out of the comparison and widen its count (there or not, found or not, by when).
  */
 export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: number; high: number }, shown: Shown): boolean | undefined {
   const longest = expectedOf(lineage, claim, { top, tail: tails.low });
   if (!longest) return undefined;
-  // A record edited during the run may have been found by a search or not, by when: each one widens what it gives,
-  // as does one the term finds only in fields seen to change in others (an edit no answer showed).
-  const edited = claim.term === '' ? 0 : lineage.editedIn({ top, tail: tails.low }, claim.term);
+  // A record edited during the run may have been found by a search or not, by when, and one that left from the
+  // middle was there or not: each one widens what it gives, as does one the term finds only in fields seen to
+  // change in others (an edit no answer showed).
+  const edited = lineage.editedIn({ top, tail: tails.low }, claim.term);
   if (claim.count) {
     const fewest = lineage.count({ top, tail: tails.high }, claim.term);
     // A term found in fields seen to change: records no answer showed may have gained it.
@@ -64,7 +65,7 @@ export function fits(lineage: Lineage, claim: Claim, top: number, tails: { low: 
   }
   if (!claim.page) return true;
   if (edited > 0) return fitsEdited(lineage, { term: claim.term, page: claim.page }, { top, tail: tails.low }, edited, shown);
-  const keep = (ids: readonly string[]) => (claim.term === '' ? ids : ids.filter((id) => !lineage.edited(id, claim.term)));
+  const keep = (ids: readonly string[]) => ids.filter((id) => !lineage.edited(id, claim.term));
   const [want, got] = [keep(longest.ids!), keep(shown.ids ?? [])];
   if (got.length > want.length || got.some((id, i) => want[i] !== id)) return false;
   if (got.length === want.length) return true;

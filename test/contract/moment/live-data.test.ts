@@ -27,8 +27,8 @@ describe('data that lives while the kit reads it, told apart from broken answers
   });
 
   it('a server whose alerts are resolved and leave the listing from its middle, one every 3 requests, is conformant', async () => {
-    // The versions rule alone knows no record leaving from the middle (issue 48: versions as windows); the run's
-    // judging again when the first page changed keeps it conformant until it does.
+    // A record a read of the head skips between two it shows left the listing: versions before hold it, those after
+    // do not (before the versions knew that, only the run's judging again when the first page changed kept it so).
     const report = await run(liveTarget(resolving(3)));
     expect(problems(report)).toEqual([]);
     expect(report.verdict).toBe('conformant');

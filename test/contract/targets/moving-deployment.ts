@@ -1,5 +1,6 @@
 // Deployments whose data moves in real time, each in a child process of its own, shaped like real ones: replicas
-// behind a balancer, a search index refreshed apart from the records, a sliding window, records edited in place;
+// behind a balancer, a search index refreshed apart from the records, a sliding window, records edited in place,
+// alerts resolved and gone from the middle of the listing;
 // and broken ones that look alike. A new alert arrives every `everyMs` from the start. Auth, validation and errors
 // are the mock's; a 200 listing's body and X-Total-Count are the page of the records the deployment holds then
 // (search: a case-insensitive substring of any string field, as the spec assumes).
@@ -26,6 +27,7 @@ export type Shape =
   | 'index'
   | 'sliding'
   | 'editing'
+  | 'resolving'
   | 'other-term'
   | 'search-after-paging'
   | 'unfiltered-later-pages'
@@ -64,6 +66,11 @@ function deployment(shape: Shape, options: DeploymentOptions) {
   const held = (n: number, now: number): Json[] => {
     const from = arriving - n;
     const list = data[key]!.slice(from, shape === 'sliding' ? from + records : undefined);
+    if (shape === 'resolving') {
+      // Each second an alert from the middle of those standing at the start is resolved and leaves the listing.
+      const gone = new Set(data[key]!.slice(arriving + 40, arriving + 40 + Math.floor(now / 1_000) * 7).filter((_, i) => i % 7 === 0));
+      return list.filter((r) => !gone.has(r));
+    }
     if (shape !== 'editing') return list;
     // One record in ten has its updated_at moved every second, in place.
     const tick = Math.floor(now / 1_000);

@@ -17,6 +17,7 @@ const SHAPES: readonly { shape: Shape; options?: DeploymentOptions; label?: stri
   { shape: 'index', options: { refreshMs: 5_000 }, label: 'index 5 s', want: 'conformant' },
   { shape: 'sliding', want: 'conformant' },
   { shape: 'editing', want: 'conformant' },
+  { shape: 'resolving', want: 'conformant' },
   { shape: 'other-term', want: 'not conformant' },
   { shape: 'search-after-paging', want: 'not conformant' },
   { shape: 'unfiltered-later-pages', want: 'not conformant' },
@@ -50,6 +51,7 @@ for (const { shape, options, label, want } of chosen) {
       }
     }
     const figures = report.coverage?.[0]?.consistency;
+    console.error(`${label ?? shape} seed ${seed}: ${report.verdict} ${JSON.stringify(figures ?? {})}`);
     if (figures) {
       stale.push(figures.searchStalenessMs);
       behind.push(figures.behindRecords);
