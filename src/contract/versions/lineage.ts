@@ -290,7 +290,7 @@ function follows(state: State, answer: readonly Json[], at: number, head = false
     if (pos >= 0 && state.ids[pos] === id) [pos, i] = [pos - 1, i + 1];
     else if (head && (state.positions.get(id) ?? pos) < pos) {
       // A known record further down: those between left the listing from its middle.
-      for (const at of range(state.positions.get(id)! + 1, pos + 1)) state.gone.add(state.ids[at]!);
+      for (const left of range(state.positions.get(id)! + 1, pos + 1)) state.gone.add(state.ids[left]!);
       pos = state.positions.get(id)!;
     } else if (pos >= 0 && !state.positions.has(id) && state.torn.seams?.has(state.ids[pos]!)) {
       let end = i;
