@@ -98,7 +98,12 @@ export interface Failure {
    * Judges the finding again by the versions rule with all the run saw of the listing (more reads, the staleness
    * measured by the end): whether it still stands. The kit's own; never in a report.
    */
-  readonly rejudge?: () => Promise<boolean | undefined>;
+  readonly rejudge?: () => Promise<boolean | { readonly unknown: string }>;
+  /**
+   * Why the versions rule could not judge the finding (see rejudge): what it lacked, and the flag that would have
+   * let the run see it; said when the finding ends inconclusive.
+   */
+  readonly unplaced?: string;
   /**
    * The check whose finding this one follows from: `stable_order` when the same request got answers no
    * legitimate variation explains, so that a comparison of answers here could not hold either.

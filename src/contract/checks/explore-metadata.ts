@@ -1,7 +1,7 @@
 import { notApplicable } from '../model/skip.ts';
 import { recordsOf } from '../records.ts';
 import type { ScenarioCheck } from '../model/check.ts';
-import { answerTo, exploreModel, type Judgement } from '../explore/explore.ts';
+import { answerTo, exploreModel, unplacedBy, type Judgement } from '../explore/explore.ts';
 import { parseLinks } from './link-header.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import { countHeader, linksHeader } from '../model/listing-query.ts';
@@ -115,7 +115,7 @@ async function judgeGenerated(
       () => context.send(request.query),
     );
     if (verdict.kind === 'finding') return { kind: 'fail', finding: verdict.finding };
-    if (verdict.kind === 'unknown') return fail(where, String(count), total);
+    if (verdict.kind === 'unknown') return unplacedBy(verdict.why, fail(where, String(count), total));
     count = Number(total);
   }
   if (linksHeader(context, exchange) === undefined) return { kind: 'pass' };

@@ -4,7 +4,7 @@ import { identities, recordsOf } from '../records.ts';
 import { needListing } from '../model/listing.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
-import { explore, usable, type Judgement } from '../explore/explore.ts';
+import { explore, unplacedBy, usable, type Judgement } from '../explore/explore.ts';
 import { explorationOf } from '../explore/exploration-state.ts';
 import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
 import type { AuthVariant } from '../material/wrong-keys.ts';
@@ -167,6 +167,7 @@ async function byVersions(
   );
   if (verdict.kind === 'pass') return { kind: 'pass' };
   const exact = term === '' && generated.page !== undefined && generated.pageSize !== undefined;
+  if (verdict.kind === 'unknown') return unplacedBy(verdict.why, failed);
   return verdict.kind === 'finding' && exact ? { kind: 'fail', finding: verdict.finding } : failed;
 }
 

@@ -3,7 +3,7 @@ import { identities, recordsOf } from '../records.ts';
 import type { OperationContext } from '../model/context.ts';
 import type { Listing } from '../model/listing.ts';
 import type { ScenarioCheck } from '../model/check.ts';
-import { answerTo, exploreModel, type Judgement } from '../explore/explore.ts';
+import { answerTo, exploreModel, unplacedBy, type Judgement } from '../explore/explore.ts';
 import type { ExplorationState } from '../explore/exploration-state.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import type { GeneratedRequest } from '../material/generated-request.ts';
@@ -86,7 +86,10 @@ async function judgeSearch(
   if (verdict.kind === 'pass') return { kind: 'pass' };
   if (verdict.kind === 'finding') return { kind: 'fail', finding: verdict.finding };
   if (asModel) return { kind: 'pass' };
-  return fail(`${where} differs from the model (${expected.how})`, want.join(', ') || '[]', ids.join(', ') || '[]');
+  return unplacedBy(
+    verdict.why,
+    fail(`${where} differs from the model (${expected.how})`, want.join(', ') || '[]', ids.join(', ') || '[]'),
+  );
 }
 
 /** What the model expects, and the exchanges that expectation rests on (`rests`). */

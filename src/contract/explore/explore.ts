@@ -18,6 +18,16 @@ export type Judgement =
   | { readonly kind: 'beyond' }
   | { readonly kind: 'fail'; readonly finding: Finding };
 
+/**
+ * A failure judged the older way because the versions rule could not tell: it carries why (Failure.unplaced), for
+ * the reason it gives if it ends inconclusive.
+ *
+ * @example
+ * if (verdict.kind === 'unknown') return unplacedBy(verdict.why, fail(where, expected, actual));
+ */
+export const unplacedBy = (why: string, judgement: Judgement): Judgement =>
+  judgement.kind === 'fail' ? { kind: 'fail', finding: { ...judgement.finding, unplaced: why } } : judgement;
+
 /** Failures no still moment confirmed, kept for the run to recheck: each recheck costs re-reads. */
 const SET_ASIDE = 6;
 

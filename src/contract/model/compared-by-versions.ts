@@ -23,7 +23,8 @@ export function comparedByVersions(
     async rejudge() {
       for (const exchange of compared) {
         const judged = await context.versions.judge(exchange, claimOf(sentClaim(context.parameters, exchange)));
-        if (judged.kind !== 'explained') return undefined;
+        if (judged.kind === 'unknown') return { unknown: judged.why };
+        if (judged.kind === 'unexplained') return { unknown: `one of the answers it compares is given by no version: ${judged.why}` };
       }
       return false;
     },

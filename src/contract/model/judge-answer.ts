@@ -34,13 +34,18 @@ export async function judgeAnswer(
   const judged = await judgeAll(versions, exchange, claims, again, shown);
   if (judged.kind === 'explained') return { kind: 'pass' };
   if (judged.kind === 'unknown')
-    return { kind: 'unknown', why: judged.why, fallback: make(`the versions of the listing could not tell (${judged.why})`) };
-  const rejudge = async () => verdictOf((await judgeAll(versions, exchange, claims, undefined, shown)).kind);
+    return {
+      kind: 'unknown',
+      why: judged.why,
+      fallback: { ...make(`the versions of the listing could not tell (${judged.why})`), unplaced: judged.why },
+    };
+  const rejudge = async () => verdictOf(await judgeAll(versions, exchange, claims, undefined, shown));
   return { kind: 'finding', finding: { ...make(judged.why, judged.expected), rejudge } };
 }
 
-/** Whether a finding still stands when judged again: it does, it does not, or the rule cannot tell now. */
-const verdictOf = (kind: Judged['kind']): boolean | undefined => (kind === 'unknown' ? undefined : kind === 'unexplained');
+/** Whether a finding still stands when judged again: it does, it does not, or the rule cannot tell now (and why). */
+const verdictOf = (judged: Judged): boolean | { unknown: string } =>
+  judged.kind === 'unknown' ? { unknown: judged.why } : judged.kind === 'unexplained';
 
 /** The first claim a version explains, else the first unexplained one's words, else unknown. */
 async function judgeAll(

@@ -152,11 +152,13 @@ function invalidate(outcome: CheckOutcome, why: string, because: string, seed: n
   if (outcome.status === 'skipped' || outcome.failures.length === absolute.length) return outcome;
   if (absolute.length > 0) return { ...outcome, failures: absolute };
   const { failures: _, ...rest } = outcome;
+  // What the versions rule lacked to judge it instead, with the flag that would have let the run see it.
+  const unplaced = outcome.failures.find((f) => f.unplaced)?.unplaced;
   return {
     ...rest,
     failures: [],
     status: 'skipped',
     skipCause: 'no-evidence',
-    skipReason: `data changed during the run (${why}), and no re-run could judge it at one moment (${because}); run again, with --seed ${seed} to replay the same requests`,
+    skipReason: `data changed during the run (${why}), and no re-run could judge it at one moment (${because})${unplaced ? `; the versions of the listing could not tell: ${unplaced}` : ''}; run again, with --seed ${seed} to replay the same requests`,
   };
 }

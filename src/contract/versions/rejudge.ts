@@ -18,10 +18,11 @@ export async function rejudged(outcomes: readonly CheckOutcome[]): Promise<Check
     const kept = [];
     for (const failure of outcome.failures) {
       const stands = failure.rejudge ? await failure.rejudge() : true;
-      // The rule cannot tell now: the finding goes on without it, to the older mechanisms (judged again at one moment).
-      if (stands === undefined) {
+      // The rule cannot tell now: the finding goes on without it, to the older mechanisms (judged again at one
+      // moment), with why, for the reason it gives if it ends inconclusive.
+      if (typeof stands === 'object') {
         const { rejudge: _, ...plain } = failure;
-        kept.push(plain);
+        kept.push({ ...plain, unplaced: stands.unknown });
       } else if (stands) kept.push(failure);
     }
     judged.push({ ...outcome, failures: kept });

@@ -54,6 +54,25 @@ describe('stable_order judges its two answers by the versions of the listing', (
   });
 });
 
+describe('a finding the versions cannot judge says why', () => {
+  it('the same alerts in another order: the head read so fits no window of the listing, and the finding goes on with that said (for an inconclusive reason)', async () => {
+    let asked = 0;
+    const { context } = await alertsContext(undefined, {
+      page: (records, page, size) => {
+        const rows = plainPage(page, size)(records);
+        if (size !== 10 || page !== 1) return rows;
+        asked += 1;
+        return asked === 2 ? [rows[1]!, rows[0]!, ...rows.slice(2)] : rows;
+      },
+    });
+    await context.listing();
+    const [judged] = await rejudged([{ failures: findingsOf(await stableOrder.run(context)) } as unknown as CheckOutcome]);
+    const [failure] = judged!.failures;
+    expect(failure?.rejudge).toBeUndefined();
+    expect(failure?.unplaced).toMatch(/^the listing changed otherwise than at its head and tail/);
+  });
+});
+
 describe('pagination_consistency judges the pages it compares by the versions of the listing', () => {
   it('an alert arriving between pages 1-3 of size 2 and page 1 of size 6 is no finding', async () => {
     const grow = { arrive: (_: number) => 0 };
