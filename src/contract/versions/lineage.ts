@@ -270,7 +270,10 @@ function headOf(state: State, answer: readonly Json[], full = false): number | '
   const at = state.positions.get(answerIds[known]!)!;
   // Records the lineage lacks may only stand above its newest: they arrived.
   if (known > 0 && at !== state.ids.length - 1) return undefined;
-  if (!follows(state, answer.slice(known), at, true)) return undefined;
+  // Records it skips are gone only if the whole of it follows: a read in another order is no window at all.
+  const skipped: string[] = [];
+  if (!follows(state, answer.slice(known), at, skipped)) return undefined;
+  for (const id of skipped) state.gone.add(id);
   for (let i = known - 1; i >= 0; i -= 1) add(state, answer[i]!);
   for (const record of answer.slice(known)) note(state, record);
   // Where it stands now: records a torn read skipped may have been put in below it.
@@ -280,17 +283,17 @@ function headOf(state: State, answer: readonly Json[], full = false): number | '
 /**
  * Whether `answer` (newest first) is the lineage's records from position `at` down, records the lineage lacks
  * allowed only just above a seam of a torn read (see Torn): those are put in where the answer shows them. A read of
- * the `head` may skip known records: they left the listing (see State.gone); a page read from elsewhere, which a
- * broken offset may shift, says nothing of that.
+ * the head may skip known records (given `skipped`, which gathers them): they left the listing (see State.gone); a
+ * page read from elsewhere, which a broken offset may shift, says nothing of that.
  */
-function follows(state: State, answer: readonly Json[], at: number, head = false): boolean {
+function follows(state: State, answer: readonly Json[], at: number, skipped?: string[]): boolean {
   let pos = at;
   for (let i = 0; i < answer.length; ) {
     const id = identity(answer[i]!);
     if (pos >= 0 && state.ids[pos] === id) [pos, i] = [pos - 1, i + 1];
-    else if (head && (state.positions.get(id) ?? pos) < pos) {
+    else if (skipped && (state.positions.get(id) ?? pos) < pos) {
       // A known record further down: those between left the listing from its middle.
-      for (const left of range(state.positions.get(id)! + 1, pos + 1)) state.gone.add(state.ids[left]!);
+      for (const left of range(state.positions.get(id)! + 1, pos + 1)) skipped.push(state.ids[left]!);
       pos = state.positions.get(id)!;
     } else if (pos >= 0 && !state.positions.has(id) && state.torn.seams?.has(state.ids[pos]!)) {
       let end = i;

@@ -25,6 +25,7 @@ describe('a lineage: every version a window of the records in the order they arr
     const lineage = createLineage(records(10), true, containsTerm);
     expect(lineage.head([{ id: 'r9' }, { id: 'r10' }])).toBeUndefined();
     expect(lineage.head([{ id: 'r10' }, { id: 'r8' }, { id: 'r9' }])).toBeUndefined();
+    expect(lineage.edited('r9', '')).toBe(false); // skipped by a read refused whole: not gone
     expect(lineage.head([{ id: 'x1' }, { id: 'r3' }])).toBeUndefined();
     expect(lineage.locate(['r5', 'r4', 'r3'], 4)).toBe(9);
     expect(lineage.locate(['r5', 'r3'], 4)).toBeUndefined();
