@@ -21,6 +21,21 @@ const messages = async (outcome: unknown) => {
 };
 const plainPage = (page: number, size: number) => (records: readonly Json[]) => records.slice((page - 1) * size, page * size);
 
+/** A context whose first page of 10 has its first two alerts swapped the second time it is read (the listing read). */
+async function swappedSecondRead() {
+  let asked = 0;
+  const { context } = await alertsContext(undefined, {
+    page: (records, page, size) => {
+      const rows = plainPage(page, size)(records);
+      if (size !== 10 || page !== 1) return rows;
+      asked += 1;
+      return asked === 2 ? [rows[1]!, rows[0]!, ...rows.slice(2)] : rows;
+    },
+  });
+  await context.listing();
+  return context;
+}
+
 describe('stable_order judges its two answers by the versions of the listing', () => {
   it('an alert arriving between the two requests is no finding: each answer is a version the run saw', async () => {
     let asked = 0;
@@ -40,32 +55,14 @@ describe('stable_order judges its two answers by the versions of the listing', (
   });
 
   it('the same alerts in another order the second time is still its error', async () => {
-    let asked = 0;
-    const { context } = await alertsContext(undefined, {
-      page: (records, page, size) => {
-        const rows = plainPage(page, size)(records);
-        if (size !== 10 || page !== 1) return rows;
-        asked += 1;
-        return asked === 2 ? [rows[1]!, rows[0]!, ...rows.slice(2)] : rows;
-      },
-    });
-    await context.listing();
+    const context = await swappedSecondRead();
     expect(await messages(await stableOrder.run(context))).toContain('the same request gave different records or order');
   });
 });
 
 describe('a finding the versions cannot judge says why', () => {
   it('the same alerts in another order: the head read so fits no window of the listing, and the finding goes on with that said (for an inconclusive reason)', async () => {
-    let asked = 0;
-    const { context } = await alertsContext(undefined, {
-      page: (records, page, size) => {
-        const rows = plainPage(page, size)(records);
-        if (size !== 10 || page !== 1) return rows;
-        asked += 1;
-        return asked === 2 ? [rows[1]!, rows[0]!, ...rows.slice(2)] : rows;
-      },
-    });
-    await context.listing();
+    const context = await swappedSecondRead();
     const [judged] = await rejudged([{ failures: findingsOf(await stableOrder.run(context)) } as unknown as CheckOutcome]);
     const [failure] = judged!.failures;
     expect(failure?.rejudge).toBeUndefined();
