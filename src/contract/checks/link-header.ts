@@ -59,9 +59,8 @@ function countLinked(
  * A Link finding the versions could not judge (a listing longer than --max-pages was read): page 2 and the listing
  * read again at once, the Link judged against that count.
  */
-function countedAgain(context: OperationContext, listing: Listing, finding: Finding, rel: string): Finding {
+function countedAgain(context: OperationContext, listing: Listing, finding: Finding, rel: string, size: number): Finding {
   if (!listing.complete) return finding;
-  const size = 3;
   const recheck = recountAgain(
     context,
     listing,
@@ -131,7 +130,7 @@ export const linkHeader: ScenarioCheck = {
         { countWithin: within },
       );
       if (verdict.kind === 'finding') findings.push(verdict.finding);
-      else if (verdict.kind === 'unknown') findings.push(countedAgain(context, listing, finding, rel));
+      else if (verdict.kind === 'unknown') findings.push(countedAgain(context, listing, finding, rel, size));
     }
     return findings;
   }),

@@ -71,12 +71,6 @@ export interface ListingHistory {
   neverCaughtUp: boolean;
   /** Notes a search answer seen behind by `ms` and later seen to catch up: the index's staleness. */
   noteSearchLag(ms: number): void;
-  /**
-   * How long an index held back the first record past version `top`: from its arrival (when a read of the head first
-   * showed it) to the index's refresh (`refresh`: from the last search sent still without it to the first answered
-   * with it, taken at the middle).
-   */
-  indexLag(top: number, refresh: Span): number;
   figures(): ConsistencyFigures;
   readonly sightings: readonly Sighting[];
 }
@@ -138,7 +132,6 @@ export function createHistory(matches: Matcher): ListingHistory {
     noteSearchLag(ms) {
       searchLag = Math.max(searchLag, ms);
     },
-    indexLag: (top, refresh) => indexLagIn(sightings, top, refresh),
     figures: () =>
       figuresOf(sightings, lineage, baseTop, {
         behind: measured.behind,
@@ -207,15 +200,6 @@ function admissibleIn(
   low = Math.min(low, current - behind);
   high += behind;
   return { low: Math.max(seen.oldest, Math.min(low, seen.newest)), high: Math.min(seen.newest, Math.max(high, seen.oldest)) };
-}
-
-/** See ListingHistory.indexLag. */
-function indexLagIn(sightings: readonly Sighting[], top: number, refresh: Span): number {
-  // It arrived by the time a read of the head first showed it: taken then (the last read without it may be long
-  // before, the run's first read, so the middle of the two would make a lag of what was only not looked at).
-  const seen = Math.min(...sightings.filter((s) => s.top > top).map((s) => s.answered));
-  if (!Number.isFinite(seen)) return 0;
-  return Math.max(0, (refresh.sent + refresh.answered) / 2 - seen);
 }
 
 /** See ListingHistory.agedBy. */

@@ -201,8 +201,9 @@ async function current(
 /**
  * A search answered as a version older than the staleness measured allows: asked again, the waits doubling,
  * while that version is younger than --max-staleness. Answered later as a newer version, it was an index behind
- * its records, and its lag is measured (see ListingHistory.indexLag): from the last answer still behind to the
- * first caught up; never, it stays stale.
+ * its records, and its lag is measured (ListingHistory.agedBy at the refresh): from when a read of the head first
+ * showed what it held back to the middle of its last answer still behind and its first caught up; never, it stays
+ * stale.
  */
 async function catchUp(
   versions: ListingVersions,
@@ -222,9 +223,9 @@ async function catchUp(
     const now = asked.verdict;
     const moved = now.kind === 'explained' || (now.kind === 'stale' && now.version.top > stale.version.top);
     if (moved) {
-      history.noteSearchLag(
-        Math.max(stale.needMs, history.indexLag(stale.version.top, { sent: behindSince, answered: asked.span.answered })),
-      );
+      // From when a read of the head first showed the first record it held back to the refresh, taken in the middle
+      // of the last search still behind and the first caught up (never less than the first answer's staleness).
+      history.noteSearchLag(history.agedBy(stale.version.top, (behindSince + asked.span.answered) / 2));
       return { kind: 'explained', version: stale.version, staleMs: stale.needMs };
     }
     if (now.kind !== 'stale' || now.needMs > versions.maxStalenessMs) {

@@ -334,9 +334,9 @@ describe('the rule: an answer passes when a version admissible for its time expl
     const history = moving(); // r10 the head at t 0..10; r11 first seen by t 101
     history.sighting(records(5, 6), span(60, 61), { count: 10 }); // still r10 at t 60
     // The search sent at 400 still missed r11; the one sent at 800 found it by 801: refreshed in 400..801.
-    expect(history.indexLag(10, span(400, 801))).toBeCloseTo((400 + 801) / 2 - 101);
-    expect(history.indexLag(5, span(400, 801))).toBeCloseTo((400 + 801) / 2 - 10); // r6 was in the listing as first read, by t 10
-    expect(history.indexLag(12, span(400, 801))).toBe(0); // no version past r12 seen: nothing to measure
+    expect(history.agedBy(10, (400 + 801) / 2)).toBeCloseTo((400 + 801) / 2 - 101);
+    expect(history.agedBy(5, (400 + 801) / 2)).toBeCloseTo((400 + 801) / 2 - 10); // r6 was in the listing as first read, by t 10
+    expect(history.agedBy(12, (400 + 801) / 2)).toBe(0); // no version past r12 seen: nothing to measure
   });
 
   it("an answer for another term is explained by no version: the closest one's records are named", () => {
