@@ -83,22 +83,11 @@ export interface Failure {
    */
   readonly absolute?: boolean;
   /**
-   * Sends the requests the finding rests on again and resolves whether they still disagree (undefined when
-   * the answers cannot tell: an error, or a listing that grew past the pages read again): how the kit tells
-   * data that changed between them from a broken answer. The kit's own; never in a report.
-   */
-  readonly recheck?: () => Promise<boolean | undefined>;
-  /**
-   * True when the recheck compares an answer with the listing as read across many requests (a model), not
-   * answers sent together with each other: its agreeing while the data moved may be the movement's doing (a
-   * shift that hides an offset), so it settles nothing unless read at one moment. The kit's own.
-   */
-  readonly recheckAgainstModel?: boolean;
-  /**
    * Judges the finding again by the versions rule with all the run saw of the listing (more reads, the staleness
-   * measured by the end): whether it still stands. The kit's own; never in a report.
+   * measured by the end): whether it still stands (`named`: it does, in words naming the versions, added to its
+   * message), or what the rule could not tell. The kit's own; never in a report.
    */
-  readonly rejudge?: () => Promise<boolean | { readonly unknown: string }>;
+  readonly rejudge?: () => Promise<boolean | { readonly unknown: string } | { readonly named: string }>;
   /**
    * Why the versions rule could not judge the finding (see rejudge): what it lacked, and the flag that would have
    * let the run see it; said when the finding ends inconclusive.

@@ -1,7 +1,7 @@
 import { answered, describeAnswers, preview, unanswered } from '../model/answers.ts';
 import { recordsOf } from '../records.ts';
 import { noEvidence, notApplicable, partly } from '../model/skip.ts';
-import { sendEach } from '../moment/at-once.ts';
+import { sendEach } from '../model/send-each.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import { keyInText, missingKeys, wrongKeys } from '../material/wrong-keys.ts';

@@ -1,7 +1,6 @@
 import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding } from '../types.ts';
-import { recountAgain } from '../moment/at-once.ts';
-import { listingTotal, sizeExchanges, type Listing } from '../model/listing.ts';
+import { listingTotal, sizeExchanges } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import { needRecords } from '../model/answers.ts';
@@ -53,27 +52,6 @@ function countLinked(
   const linked = Number(at);
   if (rel === 'next') return linked === 3 ? { low: 2 * size + 1, high: Number.POSITIVE_INFINITY } : undefined;
   return linked === 1 ? { low: 0, high: size } : { low: (linked - 1) * size + 1, high: linked * size };
-}
-
-/**
- * A Link finding the versions could not judge (a listing longer than --max-pages was read): page 2 and the listing
- * read again at once, the Link judged against that count.
- */
-function countedAgain(context: OperationContext, listing: Listing, finding: Finding, rel: string, size: number): Finding {
-  if (!listing.complete) return finding;
-  const recheck = recountAgain(
-    context,
-    listing,
-    [{ query: pageQuery(context, firstPage(context.parameters) + 1, size) }],
-    (count, [again]) => {
-      const header = linksHeader(context, again!);
-      const now = header === undefined ? undefined : parseLinks(header, again!.request.url);
-      if (!now) return undefined;
-      const within = countLinked(context, rel, now.get(rel), size);
-      return !within || count < within.low || count > within.high;
-    },
-  );
-  return { ...finding, recheck };
 }
 
 /** When sent, Link parses and its first, prev, next and last agree with the page math (assumed: warnings). */
@@ -130,7 +108,7 @@ export const linkHeader: ScenarioCheck = {
         { countWithin: within },
       );
       if (verdict.kind === 'finding') findings.push(verdict.finding);
-      else if (verdict.kind === 'unknown') findings.push(countedAgain(context, listing, finding, rel, size));
+      else if (verdict.kind === 'unknown') findings.push(verdict.fallback);
     }
     return findings;
   }),

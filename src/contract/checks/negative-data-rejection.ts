@@ -1,7 +1,7 @@
 import { answered, describeAnswers, preview, unanswered } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
 import { noEvidence, partly } from '../model/skip.ts';
-import { sendEach } from '../moment/at-once.ts';
+import { sendEach } from '../model/send-each.ts';
 import { firstPage, pageQuery, queryClaim } from '../model/listing-query.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import type { Claim } from '../versions/rule.ts';

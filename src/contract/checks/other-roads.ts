@@ -2,7 +2,7 @@ import { countHeader } from '../model/listing-query.ts';
 import type { OperationContext } from '../model/context.ts';
 import { describeAnswers, preview, unanswered } from '../model/answers.ts';
 import { noEvidence, notApplicable, partly } from '../model/skip.ts';
-import { sendEach } from '../moment/at-once.ts';
+import { sendEach } from '../model/send-each.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import type { SendOptions } from '../client/http-client.ts';

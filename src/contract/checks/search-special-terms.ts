@@ -3,7 +3,7 @@ import type { Finding, Exchange } from '../types.ts';
 import { describeAnswers, preview, unanswered } from '../model/answers.ts';
 import { recordsOf } from '../records.ts';
 import { noEvidence, partly } from '../model/skip.ts';
-import { sendEach } from '../moment/at-once.ts';
+import { sendEach } from '../model/send-each.ts';
 import { hazardProbes } from '../material/hazard-terms.ts';
 import { searchAnswerFinding } from '../material/lenient-match.ts';
 

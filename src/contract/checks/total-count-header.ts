@@ -1,8 +1,5 @@
 import type { ScenarioCheck } from '../model/check.ts';
 import type { Finding } from '../types.ts';
-import type { Listing } from '../model/listing.ts';
-import type { OperationContext } from '../model/context.ts';
-import { recountAgain, type Recheck } from '../moment/at-once.ts';
 import { listingTotal, needListing, sizeExchanges } from '../model/listing.ts';
 import { needRecords } from '../model/answers.ts';
 import { notApplicable, partly } from '../model/skip.ts';
@@ -46,7 +43,6 @@ export const totalCountHeader: ScenarioCheck = {
           exchanges: [exchange, ...sizeExchanges(listing)],
           // The count of a version admissible for its time: the listing moved since it was read (arrivals, replicas apart).
           ...comparedByVersions(context, [exchange], (sent) => ({ term: sent.term, count: true })),
-          ...(listing.complete ? { recheck: totalAgain(context, listing) } : {}),
         });
       }
     }
@@ -70,11 +66,3 @@ export const totalCountHeader: ScenarioCheck = {
     return findings;
   },
 };
-
-/** X-Total-Count of page 1 of size 1, read again with the listing counted again, at one moment: whether they still differ. */
-const totalAgain = (context: OperationContext, listing: Listing): Recheck =>
-  recountAgain(context, listing, [{ query: pageQuery(context, firstPage(context.parameters), 1) }], (count, [page]) => {
-    const header = countHeader(context, page!);
-    // No header now (an error answer) cannot tell.
-    return header === undefined ? undefined : header !== String(count);
-  });

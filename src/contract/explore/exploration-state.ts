@@ -1,6 +1,6 @@
 import { firstPage } from '../model/listing-query.ts';
 import type { OperationContext } from '../model/context.ts';
-import { listingPages, readListing } from '../moment/read-listing.ts';
+import { listingPages, readListing } from '../model/read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../material/wrong-keys.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';

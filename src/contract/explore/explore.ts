@@ -3,10 +3,10 @@ import { answered, describeAnswers } from '../model/answers.ts';
 import { noEvidence, partly, type Partly, type Skip } from '../model/skip.ts';
 import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
-import { REREADS } from '../moment/live-data.ts';
-import { atOneMoment } from '../moment/one-moment.ts';
 import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
 import { needListing, tooLong, type Listing } from '../model/listing.ts';
+import { countHeader, firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
+import { identities, recordsOf } from '../records.ts';
 import { explorationOf, type ExplorationState, type Resync } from './exploration-state.ts';
 
 /** What a judge made of one generated request. */
@@ -28,8 +28,11 @@ export type Judgement =
 export const unplacedBy = (why: string, judgement: Judgement): Judgement =>
   judgement.kind === 'fail' ? { kind: 'fail', finding: { ...judgement.finding, unplaced: why } } : judgement;
 
-/** Failures no still moment confirmed, kept for the run to recheck: each recheck costs re-reads. */
+/** Failures judged while the listing moved, kept for the run to settle: each costs a check run again. */
 const SET_ASIDE = 6;
+
+/** Fresh reads of the listing a failure is judged on, and failures judged so before the rest are set aside as they are. */
+const FRESH_READS = 3;
 
 /** Shrinking sends real requests: a bound keeps a failing run short. */
 const MAX_SHRINKS = 120;
@@ -51,9 +54,9 @@ interface Exploration<T> {
   readonly options: ExploreOptions<T>;
   judged: number;
   unknown: number;
-  /** Once a failure was judged on data that had not changed, the data is taken to be still: no more re-reads. */
+  /** Once a failure was judged again on a listing that had not changed, the data is taken to be still: no more re-reads. */
   still: boolean;
-  /** Failures no still moment confirmed: how many, and the first SET_ASIDE of them. */
+  /** Failures judged while the listing moved: how many, and the first SET_ASIDE of them. */
   setAsides: number;
   readonly unconfirmed: Finding[];
   readonly unusable: Exchange[];
@@ -71,41 +74,49 @@ async function judgeOnFreshRead<T>(run: Exploration<T>, value: T) {
 }
 
 /**
- * A failure that compares answers read at different moments may be the data's doing: it is judged again at one
- * moment ({@link atOneMoment}); since an edit deep in the listing does not show on its first page, it stands
- * (`confirmed`) only when the listing, read once more, agrees with the one judged on. Else it is returned as it is.
+ * A failure the versions rule did not judge (it could not tell, or the judge compares with the model of the listing as
+ * read) may be the data's doing: the run reads the listing whole again and judges it once more, up to
+ * {@link FRESH_READS} times. Failing while the listing read whole just before and just after is the same (its head,
+ * when it cannot be read whole), it was judged against one version, which no movement explains: it stands
+ * (`confirmed`), as does a failure the rule judges
+ * now. Failing on every read while the listing moved, it is set aside for the versions to settle (see settled).
  */
 async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement: Judgement; confirmed: boolean }> {
   const judgement = await run.judge(value);
   const { resync } = run.options;
+  const judged = (j: Judgement) => j.kind !== 'fail' || j.finding.absolute === true || j.finding.rejudge !== undefined;
   // A finding of the versions rule (rejudge) has been judged against every version admissible for its time already.
-  if (judgement.kind !== 'fail' || judgement.finding.absolute || judgement.finding.rejudge || !resync || run.still)
-    return { judgement, confirmed: true };
-  // Data too quick for any still moment: past a few, failures are set aside as they are, without re-reads.
-  if (run.setAsides >= REREADS) return { judgement, confirmed: false };
-  const moment = await atOneMoment(run.context, () => judgeOnFreshRead(run, value), {
-    // A listing too long to read again can only be told still by its first page; a pass needs no more.
-    confirm: async (read) => read.judgement.kind !== 'fail' || read.read === undefined || (await resync()).read === read.read,
-  });
-  // Passing only while the data moved proves nothing either: the failure is set aside, for the run to recheck.
-  if (moment.kind === 'could-not') return { judgement, confirmed: false };
-  const failed = moment.value.judgement.kind === 'fail';
-  if (failed && !moment.value.changed) run.still = true;
-  return { judgement: moment.value.judgement, confirmed: failed };
+  if (judged(judgement) || !resync || run.still) return { judgement, confirmed: true };
+  // Data too quick for one version: past a few, failures are set aside as they are, without re-reads.
+  if (run.setAsides >= FRESH_READS) return { judgement, confirmed: false };
+  let last = judgement;
+  for (let n = 0; n < FRESH_READS; n += 1) {
+    // A listing not read whole (past --max-pages, or torn) shows its version by its head, read before and after.
+    const before = await headVersion(run.context);
+    const fresh = await judgeOnFreshRead(run, value);
+    last = fresh.judgement;
+    if (judged(last)) return { judgement: last, confirmed: true };
+    const oneVersion =
+      fresh.read !== undefined ? (await resync()).read === fresh.read : before !== undefined && before === (await headVersion(run.context));
+    if (oneVersion) {
+      if (!fresh.changed) run.still = true;
+      const { unplaced: _, ...atOneVersion } = (last as Extract<Judgement, { kind: 'fail' }>).finding;
+      return { judgement: { kind: 'fail', finding: atOneVersion }, confirmed: true };
+    }
+  }
+  return { judgement: last, confirmed: false };
 }
 
-/** A finding with what the run re-checks it with when the data changed: the failing request judged again on a fresh read. */
-function withRecheck<T>(run: Exploration<T>, finding: Finding, value: T): Finding {
-  if (finding.absolute || finding.recheck || !run.options.resync) return finding;
-  const recheck = async (): Promise<boolean | undefined> => {
-    const { judgement } = await judgeOnFreshRead(run, value);
-    return judgement.kind === 'fail' ? true : judgement.kind === 'pass' ? false : undefined;
-  };
-  return { ...finding, recheck, recheckAgainstModel: true };
+/** The head's version as two reads of it sent together show it (records and count), or undefined when they differ. */
+async function headVersion(context: OperationContext): Promise<string | undefined> {
+  const query = pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters));
+  const reads = await Promise.all(context.sendTogether([{ query }, { query }]));
+  const [a, b] = reads.map((e) => (recordsOf(e) ? `${identities(recordsOf(e)!).join()}|${countHeader(context, e)}` : undefined));
+  return a !== undefined && a === b ? a : undefined;
 }
 
 /** Counts a judgement: true when the value passed or could not be judged, false when it failed (`failure`). */
-function tally<T>(run: Exploration<T>, judgement: Judgement, value: T): boolean {
+function tally<T>(run: Exploration<T>, judgement: Judgement): boolean {
   if (judgement.kind === 'unusable') {
     run.unusable.push(judgement.exchange);
     return true;
@@ -116,16 +127,20 @@ function tally<T>(run: Exploration<T>, judgement: Judgement, value: T): boolean 
   }
   run.judged += 1;
   if (judgement.kind === 'pass') return true;
-  run.failure = withRecheck(run, judgement.finding, value);
+  run.failure = judgement.finding;
   return false;
 }
 
-/** A failure no still moment confirmed: set aside (a few kept) for the run to recheck; the exploration goes on. */
-function setAside<T>(run: Exploration<T>, finding: Finding, value: T, where: string): void {
+/**
+ * A failure judged while the listing moved: set aside (a few kept), with why the versions could not tell, for the run
+ * to settle (see settled); the exploration goes on.
+ */
+function setAside<T>(run: Exploration<T>, finding: Finding, where: string): void {
   run.judged += 1;
   run.setAsides += 1;
+  const unplaced = finding.unplaced ?? 'it compares an answer with the listing as read, and the listing moved while it was judged';
   if (run.unconfirmed.length < SET_ASIDE)
-    run.unconfirmed.push({ ...withRecheck(run, finding, value), message: `${finding.message} (${where})`, seed: run.context.seed });
+    run.unconfirmed.push({ ...finding, message: `${finding.message} (${where})`, seed: run.context.seed, unplaced });
 }
 
 /** The covering values, each judged; the first failure that stands, as it is (already among the plainest requests of its pair). */
@@ -139,10 +154,10 @@ async function judgeCovering<T>(run: Exploration<T>, covering: readonly T[]): Pr
     const { judgement, confirmed } = await judgeFresh(run, value);
     if (judgement.kind === 'pass' || judgement.kind === 'fail') run.options.covering?.judged?.(i);
     if (judgement.kind === 'fail' && !confirmed) {
-      setAside(run, judgement.finding, value, place(i));
+      setAside(run, judgement.finding, place(i));
       continue;
     }
-    if (!tally(run, judgement, value))
+    if (!tally(run, judgement))
       return {
         ...run.failure!,
         message: `${run.failure!.message} (${place(i)})`,
@@ -163,14 +178,14 @@ function checkGenerated<T>(run: Exploration<T>, generated: fc.Arbitrary<T>) {
       run.sendAhead(run.tried + 2 * context.concurrency);
     }
     const { judgement, confirmed } = await judgeFresh(run, value);
-    // A candidate's failure no still moment confirmed may be the data's doing: shrinking must not trade the
+    // A candidate's failure judged while the listing moved may be the data's doing: shrinking must not trade the
     // failure found for it.
     if (judgement.kind === 'fail' && !confirmed) {
-      if (!shrinking) setAside(run, judgement.finding, value, `request ${run.tried} of ${context.examples}`);
+      if (!shrinking) setAside(run, judgement.finding, `request ${run.tried} of ${context.examples}`);
       return true;
     }
     // The last failure seen is the shrunk counterexample's: shrinking stops on the last candidate that failed.
-    return tally(run, judgement, value);
+    return tally(run, judgement);
   });
   return fc.check(property, { seed: context.seed, numRuns: context.examples });
 }

@@ -9,7 +9,7 @@ import { sentClaim } from './listing-query.ts';
  * Failure.rejudge): dropped when a version admissible for its time explains each answer, by what its request
  * claimed (the page its query asked for; `claimOf` narrows that, to the count alone for one), since answers that
  * disagree though each is explained were read from versions apart (records arrived between them, replicas a
- * record apart); otherwise left to the finding's own recheck, as the rule cannot stand behind a comparison.
+ * record apart); standing, in words naming the versions, when one of them no admissible version gives.
  *
  * @example
  * findings.push({ severity: 'error', message, exchanges: [first, second], ...comparedByVersions(context, [first, second]) });
@@ -24,7 +24,7 @@ export function comparedByVersions(
       for (const exchange of compared) {
         const judged = await context.versions.judge(exchange, claimOf(sentClaim(context.parameters, exchange)));
         if (judged.kind === 'unknown') return { unknown: judged.why };
-        if (judged.kind === 'unexplained') return { unknown: `one of the answers it compares is given by no version: ${judged.why}` };
+        if (judged.kind === 'unexplained') return { named: `an answer it compares is given by no version (${judged.why})` };
       }
       return false;
     },

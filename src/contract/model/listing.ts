@@ -9,7 +9,7 @@ export interface ReadPage {
   readonly exchange: Exchange;
 }
 
-/** Where a listing longer than --max-pages ends, found in O(log n) requests (see `moment/read-listing.ts`). */
+/** Where a listing longer than --max-pages ends, found in O(log n) requests (see `model/read-listing.ts`). */
 export interface ListingEnd {
   /** Records up to the end: (last page - 1) * size + the last page's length. */
   readonly total: number;

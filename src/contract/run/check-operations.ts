@@ -1,34 +1,28 @@
 // Every check of every listing operation, side by side (or one after the other), recorded in operation order.
 import type { CheckOutcome, Exchange } from '../types.ts';
 import { underCause } from '../grading/causes.ts';
-import { judgeAgainIfChanged, type Rejudging } from '../moment/judge-again.ts';
-import { rejudged } from '../versions/rejudge.ts';
+import { settled, type Settling } from './settle-outcomes.ts';
 import type { OperationRun } from './operation-runs.ts';
 import { runScenario, scenariosOf } from './run-scenarios.ts';
 import { checkNamed, contextFor, deadlineSkip, type RunScope } from './run-scope.ts';
 
-/** What judging a listing again at one moment needs of this run (see judgeAgainIfChanged). */
-const rejudgingOf = (scope: RunScope, run: OperationRun): Rejudging => ({
+/** What settling a listing's outcomes needs of this run (see settled). */
+const settlingOf = (scope: RunScope, run: OperationRun): Settling => ({
   context: run.context,
-  client: run.client,
-  onNewest: false,
-  intervalMs: scope.rereadMs,
-  stop: scope.deadline,
+  reads: { intervalMs: scope.rereadMs, maxStalenessMs: scope.settings.maxStalenessMs, stop: scope.deadline },
   seed: scope.settings.seed,
-  judgesEachAnswer: (check) => checkNamed(scope, check).judgesEachAnswer === true,
-  contextWith: (client) => contextFor(scope, run.operation, client, run.track, { versions: run.context.versions }),
-  runAgain: (check, context) => runScenario(checkNamed(scope, check), context, deadlineSkip(scope)),
+  runAgain: (check) =>
+    runScenario(checkNamed(scope, check), contextFor(scope, run.operation, scope.client, run.track), deadlineSkip(scope)),
 });
 
 /**
- * The scenario checks of one operation on its context: judged by the versions rule, and again if the data changed.
+ * The scenario checks of one operation on its context, settled by the versions of its listing.
  *
  * @example
  * const outcomes = await judgedScenarios(scope, run, probe);
  */
 export async function judgedScenarios(scope: RunScope, run: OperationRun, probe: Exchange): Promise<CheckOutcome[]> {
-  const scenarios = await rejudged(await scenariosOf(scope, run));
-  return underCause(scope.checks, await judgeAgainIfChanged(rejudgingOf(scope, run), scenarios, probe));
+  return underCause(scope.checks, await settled(settlingOf(scope, run), await scenariosOf(scope, run), probe));
 }
 
 /** The scenario outcomes of every operation (in order), and what the run does once they are all in. */

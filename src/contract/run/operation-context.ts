@@ -4,7 +4,7 @@ import type { Operation } from '../../spec/operations.ts';
 import { defaultPageSize, firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
 import type { Listing } from '../model/listing.ts';
 import type { OperationContext } from '../model/context.ts';
-import { listingPages, readListing } from '../moment/read-listing.ts';
+import { listingPages, readListing } from '../model/read-listing.ts';
 import type { Ask, HttpClient, SendOptions } from '../client/http-client.ts';
 import type { Judges } from '../model/judges.ts';
 import type { Track } from '../client/exchange-recorder.ts';
@@ -139,11 +139,13 @@ function readWhole(context: OperationContext, versions: ListingVersions, setting
 
 /** The versions of an operation's listing, reading its head through the context `of` gives. */
 function versionsOf(operation: Operation, settings: ContextSettings, of: () => OperationContext): ListingVersions {
-  const readHead = () => {
-    const context = of();
-    return context.send(pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters)), LISTING_READ);
-  };
-  return createListingVersions({ readHead, countHeader: operation.paging.count, matches: containsTerm }, settings.maxStalenessMs);
+  const head = (context: OperationContext) => pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters));
+  const readHead = () => of().send(head(of()), LISTING_READ);
+  const readHeadWide = () => Promise.all(of().sendTogether([0, 1, 2].map(() => ({ query: head(of()), options: LISTING_READ }))));
+  return createListingVersions(
+    { readHead, readHeadWide, countHeader: operation.paging.count, matches: containsTerm },
+    settings.maxStalenessMs,
+  );
 }
 
 /** Every answer to a read of the head is a sighting of a version of the listing: `seen` passes each exchange on. */

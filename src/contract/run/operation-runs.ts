@@ -4,7 +4,6 @@ import { DEADLINE_REACHED } from '../client/attempt.ts';
 import { createExchangeRecorder, sentAgainAlone, type Track } from '../client/exchange-recorder.ts';
 import { createResponseJudge } from '../grading/response-judge.ts';
 import type { OperationContext } from '../model/context.ts';
-import { otherCopies } from '../moment/newest-copy.ts';
 import type { Operation } from '../../spec/operations.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
@@ -42,7 +41,6 @@ export function prepareRuns(scope: RunScope, operations: readonly Operation[]): 
       const first = exchange.firstUnderLoad;
       if (first) scope.options.record?.(first, place);
       scope.options.record?.(exchange, first ? sentAgainAlone(place) : place);
-      for (const [i, copy] of otherCopies(exchange).entries()) scope.options.record?.(copy, [...place, i + 1]);
     });
     const track = recorder.list();
     const context = contextFor(scope, operation, scope.client, track);

@@ -87,6 +87,7 @@ export function createLineage(records: readonly Json[], complete: boolean, match
     editsOnly: new Map(),
     matches,
     torn,
+    openBelow: !complete,
   };
   for (let i = records.length - 1; i >= 0; i -= 1) add(state, records[i]!);
   const { ids } = state;
@@ -147,6 +148,8 @@ export interface Torn {
 /** A lineage's records: identities oldest first, where each stands, the records, those seen to change, and what terms find. */
 interface State {
   readonly torn: Torn;
+  /** The listing was read only so far (past --max-pages, or up to a repeat): older records lie below its oldest. */
+  readonly openBelow: boolean;
   readonly ids: string[];
   readonly positions: Map<string, number>;
   readonly byId: Map<string, Json>;
@@ -290,6 +293,8 @@ function follows(state: State, answer: readonly Json[], at: number, skipped?: st
   let pos = at;
   for (let i = 0; i < answer.length; ) {
     const id = identity(answer[i]!);
+    // Past the oldest record read of a listing not read to its end: older records, not known to the lineage.
+    if (pos < 0 && state.openBelow) return true;
     if (pos >= 0 && state.ids[pos] === id) [pos, i] = [pos - 1, i + 1];
     else if (skipped && (state.positions.get(id) ?? pos) < pos) {
       // A known record further down: those between left the listing from its middle.

@@ -28,6 +28,8 @@ export type Judged =
 export interface VersionReads {
   /** Page 1 at the largest size, sent now: a sighting of the version current now. */
   readHead(): Promise<unknown>;
+  /** Page 1 at the largest size, three times at once on connections of their own: replicas pinned to connections show. */
+  readHeadWide?(): Promise<unknown>;
   /** The listing's count header's name, when the spec has one. */
   readonly countHeader: string | undefined;
   /** Whether a search finds a record: the spec's assumed rule. */
@@ -81,6 +83,11 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     const tries = history.behindVersions() > 0 ? READS_WHEN_APART : 1;
     for (let n = 0; n < tries && (verdict.kind === 'newer' || verdict.kind === 'unexplained'); n += 1) {
       await reads.readHead();
+      verdict = judgeNow();
+    }
+    // Newer than every read of the head before and after it: once more on connections of their own, else it never was.
+    if (verdict.kind === 'newer' && reads.readHeadWide) {
+      await reads.readHeadWide();
       verdict = judgeNow();
     }
     return verdict;
@@ -243,8 +250,17 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
       return { kind: 'explained' };
     case 'unknown':
       return { kind: 'unknown', why: verdict.why };
-    case 'newer':
-      return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed' };
+    case 'newer': {
+      const history = versions.history;
+      const newest = history.seen()!.newest;
+      const closest = { top: newest, tail: history.tails(newest).low };
+      const expected = describeShown(expectedOf(history.lineage()!, claim, closest) ?? {}, shown);
+      return {
+        kind: 'unexplained',
+        why: `it shows the listing as records arriving would have moved it, a version newer than any read of its head showed before or after it (the newest, ${versions.describe(closest)}, gives ${expected})`,
+        expected,
+      };
+    }
     case 'stale': {
       const lineage = versions.history.lineage()!;
       const high = versions.history.admissible(span, 0)!.high;

@@ -3,7 +3,8 @@ import type { CheckOutcome } from '../types.ts';
 
 /**
  * Each outcome with its findings of the versions rule judged again (see Failure.rejudge): one that a version
- * explains now (a staleness measured later in the run, a version read since) is dropped.
+ * explains now (a staleness measured later in the run, a version read since) is dropped; one the rule cannot tell
+ * carries why (Failure.unplaced).
  *
  * @example
  * const outcomes = await rejudged(await scenariosOf(scope, run));
@@ -18,12 +19,15 @@ export async function rejudged(outcomes: readonly CheckOutcome[]): Promise<Check
     const kept = [];
     for (const failure of outcome.failures) {
       const stands = failure.rejudge ? await failure.rejudge() : true;
-      // The rule cannot tell now: the finding goes on without it, to the older mechanisms (judged again at one
-      // moment), with why, for the reason it gives if it ends inconclusive.
-      if (typeof stands === 'object') {
-        const { rejudge: _, ...plain } = failure;
-        kept.push({ ...plain, unplaced: stands.unknown });
-      } else if (stands) kept.push(failure);
+      if (stands === true || stands === false) {
+        if (stands) kept.push(failure);
+        continue;
+      }
+      // The rule cannot tell now: why goes with the finding (see settled), or it stands in words naming the versions.
+      const { rejudge: _, ...plain } = failure;
+      kept.push(
+        'unknown' in stands ? { ...plain, unplaced: stands.unknown } : { ...failure, message: `${failure.message}: ${stands.named}` },
+      );
     }
     judged.push({ ...outcome, failures: kept });
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headShifted } from '../../../src/contract/moment/live-data.ts';
+import { headShifted } from '../../../src/contract/model/read-listing.ts';
 
 const listing = (n: number) => Array.from({ length: n }, (_, i) => `r${i}`);
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readListing } from '../../../src/contract/moment/read-listing.ts';
+import { readListing } from '../../../src/contract/model/read-listing.ts';
 import type { Exchange } from '../../../src/contract/types.ts';
 
 /** Page `page` of size `size` of a listing of `count` records, as an exchange. */

@@ -1,13 +1,15 @@
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { describeAnswer } from '../model/answers.ts';
+import { describeAnswer } from './answers.ts';
 import { identities, identity, recordsOf } from '../records.ts';
-import type { Listing, ListingEnd, ReadPage } from '../model/listing.ts';
-import { headShifted, REREADS } from './live-data.ts';
+import type { Listing, ListingEnd, ReadPage } from './listing.ts';
 import type { Exchange } from '../types.ts';
-import type { OperationContext } from '../model/context.ts';
-import { LISTING_READ, pageQuery } from '../model/listing-query.ts';
+import type { OperationContext } from './context.ts';
+import { LISTING_READ, pageQuery } from './listing-query.ts';
 import { countSent } from '../versions/listing-versions.ts';
+
+/** Reads of the listing again, at most, when a read repeated a record or the listing moved under it. */
+const READS_AGAIN = 3;
 
 /**
  * Sends page `page` of size `size` of the listing (no search); `together`, when given, sends several pages as one
@@ -63,7 +65,7 @@ export async function readListing(
   // Records that arrived while it was read (told apart, and dropped as repeats) leave it torn: a window whose
   // oldest records leave as new ones arrive lost its last one. It is read again, its pages sent at once.
   let read1 = await readListing1(aheadOf(read, first, size, ahead), first, size, maxPages, seed);
-  for (let n = 0; n < REREADS && (read1.listing.repeated || read1.moved); n += 1) {
+  for (let n = 0; n < READS_AGAIN && (read1.listing.repeated || read1.moved); n += 1) {
     const again = read1.moved ? Math.max(ahead, Math.min(maxPages, read1.listing.pages + 1)) : ahead;
     read1 = await readListing1(aheadOf(read, first, size, again), first, size, maxPages, seed);
   }
@@ -247,4 +249,21 @@ async function arrivedAtHead(read: PageReader, first: number, size: number, befo
   if (!headShifted(old, ids)) return 0;
   const at = ids.indexOf(old.find((id) => ids.includes(id)) ?? '');
   return Math.max(at, 0);
+}
+
+/**
+ * Whether two answers to one request are one listing at two moments: the records both hold keep their order,
+ * and the others lie at the head (arrived) or the tail (pushed past the page, or arrived in the other).
+ */
+export function headShifted(a: readonly string[], b: readonly string[]): boolean {
+  const inB = new Set(b);
+  const inA = new Set(a);
+  const common = a.filter((id) => inB.has(id));
+  if (common.join() !== b.filter((id) => inA.has(id)).join()) return false;
+  const outside = (list: readonly string[], other: Set<string>) => {
+    const first = list.findIndex((id) => other.has(id));
+    const last = list.length - 1 - [...list].reverse().findIndex((id) => other.has(id));
+    return first < 0 || list.slice(first, last + 1).every((id) => other.has(id));
+  };
+  return outside(a, inB) && outside(b, inA);
 }
