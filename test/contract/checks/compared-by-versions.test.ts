@@ -9,7 +9,7 @@ import { emptySearchNoFilter } from '../../../src/contract/checks/empty-search-n
 import { totalCountHeader } from '../../../src/contract/checks/total-count-header.ts';
 import type { CheckOutcome, Finding } from '../../../src/contract/types.ts';
 import { rejudged } from '../../../src/contract/versions/rejudge.ts';
-import { alertsContext } from '../moment/alerts-context.ts';
+import { alertsContext } from '../versions/alerts-context.ts';
 
 type Json = Record<string, unknown>;
 const findingsOf = (outcome: unknown) =>

@@ -17,8 +17,9 @@ import {
   stuckReplica,
 } from '../targets/live-targets.ts';
 
-// Whole contract runs in this process, each a few seconds of CPU (the replicas' re-run about 12): a loaded machine
-// makes them several times longer, so each may take up to two minutes before it counts as hung.
+// Whole contract runs in this process, each a few seconds of CPU (answers apart are read on for the default
+// --max-staleness, 10 s, before they are a finding): a loaded machine makes them several times longer, so each may
+// take up to two minutes before it counts as hung.
 describe('data that lives while the kit reads it, told apart from broken answers', { timeout: 120_000 }, () => {
   it("a server editing one alert's updated_at every 25 requests is conformant", async () => {
     const report = await run(liveTarget(editing(25)));

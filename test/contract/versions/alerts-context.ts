@@ -1,4 +1,4 @@
-// The alerts' listing of an in-process target whose data grows when told to: what the moment module is tried on.
+// The alerts' listing of an in-process target whose data grows when told to: what the versions are tried on.
 import { createHttpClient } from '../../../src/contract/client/http-client.ts';
 import { createOperationContext } from '../../../src/contract/run/operation-context.ts';
 import { createPrismValidator } from '../../../src/contract/model/prism.ts';

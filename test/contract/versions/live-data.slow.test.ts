@@ -13,7 +13,7 @@ describe('data that lives while the kit reads it, told apart from broken answers
     expect(report.verdict).toBe('conformant');
   });
 
-  it('a server gaining an alert every 25 requests is conformant: the model re-syncs', async () => {
+  it('a server gaining an alert every 25 requests is conformant: each answer a version the run saw', async () => {
     let recorded = 0;
     const report = await runContract({
       target: 'http://live.test',
@@ -41,14 +41,14 @@ describe('data that lives while the kit reads it, told apart from broken answers
     expect(alerts(report, 'pagination_consistency')?.status).toBe('passed');
   });
 
-  it('a window moving on every 2 requests whose pages overlap by one is never conformant: each page alone is a version one record on, and pages read together cannot be judged at one moment', async () => {
+  it('a window moving on every 2 requests whose pages overlap by one is never conformant: each page alone is a version one record on, and the listing never stands still for the explorations to judge it on one version', async () => {
     const report = await run(liveTarget(sliding(2), overlappingPages), ['explore_pages', 'pagination_consistency']);
     expect(report.verdict).not.toBe('conformant');
-    // Too fast for a still moment, pages read together cannot confirm the overlap either: never passed.
+    // Too fast for one version, the listing read before and after never agrees: the overlap is never passed.
     expect(alerts(report, 'pagination_consistency')?.status).not.toBe('passed');
   });
 
-  it('two replicas in turn, one an alert behind, while alerts arrive, are conformant: judged again on the newest answers', async () => {
+  it('two replicas in turn, one an alert behind, while alerts arrive, are conformant: each answer a version admissible for its time', async () => {
     const report = await run(liveTarget(replicas(25)));
     expect(problems(report)).toEqual([]);
     expect(report.verdict).toBe('conformant');
