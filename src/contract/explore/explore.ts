@@ -78,8 +78,8 @@ async function judgeOnFreshRead<T>(run: Exploration<T>, value: T) {
  * read) may be the data's doing: the run reads the listing whole again and judges it once more, up to
  * {@link FRESH_READS} times. Failing while the listing read whole just before and just after is the same (its head,
  * when it cannot be read whole), it was judged against one version, which no movement explains: it stands
- * (`confirmed`), as does a failure the rule judges
- * now. Failing on every read while the listing moved, it is set aside for the versions to settle (see settled).
+ * (`confirmed`), as does a failure the rule judges now. Failing on every read while the listing moved, it is set
+ * aside for the versions to settle (see settled).
  */
 async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement: Judgement; confirmed: boolean }> {
   const judgement = await run.judge(value);

@@ -8,7 +8,7 @@ import { identities, recordsOf } from '../records.ts';
 import { duration } from '../../shared/duration.ts';
 import type { Exchange, Finding } from '../types.ts';
 
-/** Groups of reads of the head after the first, `intervalMs` apart, when the end's answers differ from the run's first. */
+/** Groups of reads of the head after the first, when the end's answers differ from the run's first. */
 export const END_READS = 3;
 
 /** Groups of reads, at most, while answers stay apart for --max-staleness. */
@@ -24,8 +24,6 @@ export interface HeadOverTime {
 
 /** How the end of the run reads the head. */
 export interface EndReads {
-  /** Time between groups of reads (--reread-interval). */
-  readonly intervalMs: number;
   /** How long a version left behind may still be answered (--max-staleness). */
   readonly maxStalenessMs: number;
   /** The run's deadline: no read after it. */
@@ -36,14 +34,14 @@ type State = string;
 
 /**
  * Reads the head (the first page, as the run's first request `probe` asked it) three at once at the end of the run,
- * each a sighting of a version; when they differ from `probe`, {@link END_READS} groups more. The same records in
+ * each a sighting of a version; when they differ from `probe`, {@link END_READS} groups more at once after. The same records in
  * more than two orders is a finding: one version has one order, and an edit moves one record at a time. Answers
  * still apart in the last group are read on until they agree, a new answer shows the listing moved
  * on (a replica behind catching up), or `maxStalenessMs` passed with the same answers apart: a version left behind for
  * longer than --max-staleness allows (a replica stuck, replicas that diverged) is a finding naming the answers.
  *
  * @example
- * const end = await headOverTime(context, probe, { intervalMs: 1_000, maxStalenessMs: 10_000, stop: deadline });
+ * const end = await headOverTime(context, probe, { maxStalenessMs: 10_000, stop: deadline });
  * if (end.finding) stableOrder.failures.push(end.finding);
  */
 export async function headOverTime(context: OperationContext, probe: Exchange, reads: EndReads): Promise<HeadOverTime> {
@@ -59,7 +57,6 @@ export async function headOverTime(context: OperationContext, probe: Exchange, r
   if (end.every((e) => state(e) === state(probe))) return { still: true };
   const groups = [end];
   for (let n = 0; n < END_READS && !reads.stop.aborted; n += 1) {
-    await delay(reads.intervalMs);
     const later = await group();
     if (later) groups.push(later);
   }

@@ -155,12 +155,11 @@ export const CONTRACT_FLAGS = [
 type Flag = (typeof CONTRACT_FLAGS)[number];
 type WithDefault = Extract<Flag, { default: number }>;
 
-/** The defaults of runContract that a flag can change, from the table; and the time between re-reads. */
+/** The defaults of runContract that a flag can change, from the table; and the cap on a body. */
 export const CONTRACT_DEFAULTS = {
   ...(Object.fromEntries(CONTRACT_FLAGS.filter((f): f is WithDefault => 'default' in f).map((f) => [f.option, f.default])) as {
     readonly [F in WithDefault as F['option']]: F['default'];
   }),
-  rereadIntervalMs: 1_000,
   /** A body is read up to this (a larger one is cut, and later ones read only up to a smaller cap). */
   maxBodyBytes: 16 * 1024 * 1024,
 } as const;
@@ -179,7 +178,6 @@ export type SettledOptions = ContractOptions &
       | 'maxDurationMs'
       | 'concurrency'
       | 'maxRetries'
-      | 'rereadIntervalMs'
       | 'maxStalenessMs'
     >
   >;
@@ -203,7 +201,6 @@ export function withDefaults(options: ContractOptions): SettledOptions {
     maxDurationMs: options.maxDurationMs ?? d.maxDurationMs,
     concurrency: options.concurrency ?? d.concurrency,
     maxRetries: options.maxRetries ?? d.maxRetries,
-    rereadIntervalMs: options.rereadIntervalMs ?? d.rereadIntervalMs,
     maxStalenessMs: options.maxStalenessMs ?? d.maxStalenessMs,
   };
 }

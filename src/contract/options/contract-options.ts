@@ -43,8 +43,6 @@ export interface ContractOptions {
    * at most this. 0 asks for a linearizable listing.
    */
   readonly maxStalenessMs?: number;
-  /** Time between re-reads of a listing whose answers changed during the run (default 1 s). */
-  readonly rereadIntervalMs?: number;
   /** How to send requests; undici by default, an app's fetch for an in-process target. */
   readonly fetch?: FetchLike;
   /**

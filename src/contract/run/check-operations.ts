@@ -9,7 +9,7 @@ import { checkNamed, contextFor, deadlineSkip, type RunScope } from './run-scope
 /** What settling a listing's outcomes needs of this run (see settled). */
 const settlingOf = (scope: RunScope, run: OperationRun): Settling => ({
   context: run.context,
-  reads: { intervalMs: scope.rereadMs, maxStalenessMs: scope.settings.maxStalenessMs, stop: scope.deadline },
+  reads: { maxStalenessMs: scope.settings.maxStalenessMs, stop: scope.deadline },
   seed: scope.settings.seed,
   runAgain: (check) =>
     runScenario(checkNamed(scope, check), contextFor(scope, run.operation, scope.client, run.track), deadlineSkip(scope)),

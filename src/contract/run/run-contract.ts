@@ -112,7 +112,7 @@ function clientOf(options: SettledOptions, operations: readonly Operation[], dea
 }
 
 /** What every step shares: the settings each context is made with, the seed drawn when none was given. */
-function scopeOf(options: SettledOptions, made: Omit<RunScope, 'options' | 'settings' | 'rereadMs'>): RunScope {
+function scopeOf(options: SettledOptions, made: Omit<RunScope, 'options' | 'settings'>): RunScope {
   const settings = {
     maxPages: options.maxPages,
     seed: options.seed,
@@ -125,7 +125,7 @@ function scopeOf(options: SettledOptions, made: Omit<RunScope, 'options' | 'sett
     maxStalenessMs: options.maxStalenessMs,
     ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
   };
-  return { ...made, options, settings, rereadMs: options.rereadIntervalMs };
+  return { ...made, options, settings };
 }
 
 export { ALL_CHECKS, ContractSetupError };

@@ -19,8 +19,6 @@ export interface RunScope {
   /** Aborted when --max-duration is reached. */
   readonly deadline: AbortSignal;
   readonly maxDurationMs: number;
-  /** Time between re-reads of a listing whose answers changed. */
-  readonly rereadMs: number;
 }
 
 /**

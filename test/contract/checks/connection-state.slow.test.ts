@@ -12,7 +12,7 @@ afterAll(() => Promise.all(closing.map((close) => close())));
 const run = async (server: Promise<{ url: string; close: () => Promise<void> }>) => {
   const { url, close } = await server;
   closing.push(close);
-  return runContract({ target: url, apiKey: KEY, document: spec.document, seed: 5, examples: 20, rereadIntervalMs: 1 });
+  return runContract({ target: url, apiKey: KEY, document: spec.document, seed: 5, examples: 20 });
 };
 
 describe('answers that differ by connection', () => {

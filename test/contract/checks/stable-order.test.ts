@@ -12,7 +12,7 @@ afterAll(() => Promise.all(closing.map((close) => close())));
 const overNetwork = async (server: Promise<{ url: string; close: () => Promise<void> }>) => {
   const { url, close } = await server;
   closing.push(close);
-  return runContract({ target: url, apiKey: KEY, document: spec.document, checks: ['stable_order'], seed: 1, rereadIntervalMs: 1 });
+  return runContract({ target: url, apiKey: KEY, document: spec.document, checks: ['stable_order'], seed: 1 });
 };
 const seen = (report: Awaited<ReturnType<typeof runInProcess>>) => report.outcomes.map((o) => [o.operationId, o.status, o.notObserved]);
 

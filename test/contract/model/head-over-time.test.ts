@@ -3,7 +3,7 @@ import { headOverTime } from '../../../src/contract/model/head-over-time.ts';
 import { alertsContext } from '../versions/alerts-context.ts';
 import { divergentReplicas, replicas, shuffledPages, still, stuckReplica } from '../targets/live-targets.ts';
 
-const reads = (maxStalenessMs: number, stop = new AbortController().signal) => ({ intervalMs: 1, maxStalenessMs, stop });
+const reads = (maxStalenessMs: number, stop = new AbortController().signal) => ({ maxStalenessMs, stop });
 
 /** The head over time of the alerts' listing served by `source` (its first page read once, as a run's probe). */
 async function overTime(source: Parameters<typeof alertsContext>[2], maxStalenessMs: number, edit?: Parameters<typeof alertsContext>[1]) {

@@ -79,7 +79,6 @@ const run = (fetch: FetchLike, concurrency?: number, record?: (exchange: Exchang
     seed: 9,
     examples: 10,
     strict: true,
-    rereadIntervalMs: 1,
     ...(concurrency ? { concurrency } : {}),
     ...(record ? { record } : {}),
   });

@@ -17,7 +17,6 @@ describe('verdicts of a run', () => {
       liveTarget((path, _t, n) => growing(1)(path, n % 400, n)),
       {
         checks: ['pagination_consistency', 'explore_pages', 'explore_search'],
-        rereadIntervalMs: 1,
       },
     );
     expect(report.summary.failed).toBe(0);

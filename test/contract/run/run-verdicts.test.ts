@@ -34,7 +34,7 @@ describe('verdicts of a run', () => {
       requests += 1;
       return (requests > 60 ? other : small).fetch(request);
     };
-    const report = await run(changing, { checks: ['pagination_consistency', 'explore_pages', 'explore_search'], rereadIntervalMs: 1 });
+    const report = await run(changing, { checks: ['pagination_consistency', 'explore_pages', 'explore_search'] });
     expect(report.outcomes.flatMap((o) => o.failures)).toEqual([]);
     expect(report.verdict).toBe('conformant');
   });

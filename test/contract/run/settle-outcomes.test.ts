@@ -26,7 +26,7 @@ async function settle(outcomes: CheckOutcome[], moves: boolean, again: CheckOutc
   let reruns = 0;
   const settling = {
     context,
-    reads: { intervalMs: 1, maxStalenessMs: 10_000, stop: new AbortController().signal },
+    reads: { maxStalenessMs: 10_000, stop: new AbortController().signal },
     seed: 7,
     runAgain: async () => {
       reruns += 1;

@@ -22,7 +22,6 @@ describe('data that lives while the kit reads it, told apart from broken answers
       fetch: liveTarget(growing(25)),
       seed: 21,
       examples: 40,
-      rereadIntervalMs: 1,
       record: () => (recorded += 1),
     });
     expect(problems(report)).toEqual([]);
@@ -74,7 +73,6 @@ describe('data that lives while the kit reads it, told apart from broken answers
         document: spec.document,
         fetch: liveTarget(replicas(25)),
         seed,
-        rereadIntervalMs: 1,
       });
       expect(problems(report)).toEqual([]);
       expect(report.verdict).toBe('conformant');
@@ -88,7 +86,6 @@ describe('data that lives while the kit reads it, told apart from broken answers
       document: spec.document,
       seed: 21,
       examples: 40,
-      rereadIntervalMs: 1,
       strict: true,
       checks: ['explore_search'],
       fetch: liveTarget(growing(25), { indexed: () => 1 }),

@@ -12,7 +12,6 @@ export const run = (fetch: (request: Request) => Promise<Response>, checks?: str
     fetch,
     seed: 21,
     examples: 40,
-    rereadIntervalMs: 1,
     ...(checks ? { checks } : {}),
   });
 
