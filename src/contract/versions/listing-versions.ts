@@ -252,6 +252,10 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
       return { kind: 'unknown', why: verdict.why };
     case 'newer': {
       const history = versions.history;
+      // A read of the head once older than one before it (replicas apart, the newest records taken away): a version
+      // may have stood between two reads unseen by either.
+      if (history.behindVersions() > 0)
+        return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed' };
       const newest = history.seen()!.newest;
       const closest = { top: newest, tail: history.tails(newest).low };
       const expected = describeShown(expectedOf(history.lineage()!, claim, closest) ?? {}, shown);

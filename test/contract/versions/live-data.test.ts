@@ -78,10 +78,16 @@ describe('data that lives while the kit reads it, told apart from broken answers
     expect(alerts(report, 'pagination_consistency')?.status).toBe('failed');
   });
 
-  it('two replicas in turn, one an alert behind, whose pages also overlap by one are NOT conformant, by pagination_consistency', async () => {
+  it('two replicas in turn, one an alert behind, whose pages also overlap by one are never passed: an overlap of one is what versions a record apart show', async () => {
     const report = await run(liveTarget(replicas(25), overlappingPages), ['pagination_consistency']);
+    // The still sensors, whose pages overlap too, fail it.
     expect(report.verdict).toBe('not conformant');
-    expect(alerts(report, 'pagination_consistency')?.status).toBe('failed');
+    // The alerts: a page one record on is a version one record newer, which the replica ahead may hold unseen by the
+    // reads of the head; what the versions cannot tell is inconclusive, never passed (one version for all the answers
+    // compared, which would tell, is not asked yet).
+    const outcome = alerts(report, 'pagination_consistency');
+    expect(outcome?.status).not.toBe('passed');
+    if (outcome?.status === 'skipped') expect(outcome.skipReason).toMatch(/the versions of the listing could not tell/);
   });
 
   it('two replicas in turn that disagree in the middle of the listing are NOT conformant, by stable_order', async () => {
