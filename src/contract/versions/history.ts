@@ -53,10 +53,17 @@ export interface ListingHistory {
    */
   admissible(span: Span, widenMs: number, behind?: number): { readonly low: number; readonly high: number } | undefined;
   /**
-   * When a read of the head first showed no window of the lineage (records replaced, removed in the middle): from
-   * then on the lineage cannot tell what an answer should be (undefined while every read fit it).
+   * Since when the lineage cannot tell what an answer should be: a read of the head showed no window of it (records
+   * replaced, removed in the middle), which may have begun as soon as the last read before it that fitted was sent
+   * (undefined while every read fit it).
    */
   brokenSince(): number | undefined;
+  /**
+   * Since when a full read of the head showed only records the lineage lacks (from the last read before it that
+   * fitted), until a later read placed the head again: meanwhile what an answer should be is not known (the listing
+   * replaced whole, or more arrived than a page holds).
+   */
+  unplacedSince(): number | undefined;
   /** The most versions a read of the head was behind one already seen answered before it was sent (replicas apart). */
   behindVersions(): number;
   /** The tails a version of `top` may have: known from reads that sent a count, else between what they allow. */
@@ -91,16 +98,24 @@ export function createHistory(matches: Matcher): ListingHistory {
   // Measured as sightings come (in the order answered): how far and how long a read was behind what was seen before it.
   const measured = { behind: 0, stale: 0 };
   let broken: number | undefined;
+  let unplaced: { readonly since: number; readonly read: number } | undefined;
+  // What a read of the head that no version explains shows may have begun since the last read that fitted was sent.
+  const lastFit = (before: number) =>
+    Math.max(Number.NEGATIVE_INFINITY, ...sightings.filter((s) => s.answered <= before).map((s) => s.sent));
   const take = (records: readonly Json[], span: Span, read: HeadRead) => {
     const sighting = sightingIn(lineage!, records, span, read);
     // Records that all arrived since the newest version known: placed once a longer read of the head shows them.
-    if (sighting === 'ahead') return true;
+    if (sighting === 'ahead') {
+      unplaced ??= { since: lastFit(span.sent), read: span.sent };
+      return true;
+    }
     if (sighting === undefined) {
-      if (!read.loose) broken = Math.min(broken ?? span.sent, span.sent);
+      if (!read.loose) broken = Math.min(broken ?? span.sent, lastFit(span.sent));
       return false;
     }
     measure(measured, sightings, sighting);
     sightings.push(sighting);
+    if (unplaced !== undefined && span.sent > unplaced.read) unplaced = undefined;
     return true;
   };
   // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
@@ -125,6 +140,7 @@ export function createHistory(matches: Matcher): ListingHistory {
     admissible: (span, widenMs, behind = 0) => (lineage ? admissibleIn(sightings, history.seen()!, span, widenMs, behind) : undefined),
     behindVersions: () => measured.behind,
     brokenSince: () => broken,
+    unplacedSince: () => unplaced?.since,
     seen: () => (lineage ? { oldest: Math.min(baseTop, ...sightings.map((s) => s.top)), newest: lineage.ids.length } : undefined),
     tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top, lineage?.gone() ?? 0),
     agedBy: (top, at) => agedIn(sightings, top, at),

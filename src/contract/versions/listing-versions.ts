@@ -75,6 +75,11 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
   const explainReading = async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
     const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
     let verdict = judgeNow();
+    // A small read of the head showed only records not placed yet: a read at the largest size places them.
+    if (verdict.kind === 'unknown' && history.unplacedSince() !== undefined) {
+      await reads.readHead();
+      verdict = judgeNow();
+    }
     if ((verdict.kind === 'newer' || verdict.kind === 'unexplained') && pending.size > 0) {
       await Promise.allSettled([...pending]);
       verdict = judgeNow();

@@ -136,6 +136,12 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   const broken = history.brokenSince();
   if (broken !== undefined && answer.span.answered >= broken)
     return { kind: 'unknown', why: 'the listing changed otherwise than at its head and tail (records replaced or removed in the middle)' };
+  const unplaced = history.unplacedSince();
+  if (unplaced !== undefined && answer.span.answered >= unplaced)
+    return {
+      kind: 'unknown',
+      why: 'reads of its head showed only records the run could not place among those it knew (the listing replaced whole, or more arrived than a page holds)',
+    };
   const { lineage, range } = admissible;
   const found = admissible.fits.find((f) => f.fit);
   if (found)

@@ -50,6 +50,25 @@ describe('a lineage: every version a window of the records in the order they arr
     expect([count(11), count(12), count(9)]).toEqual(['explained', 'explained', 'unexplained']);
   });
 
+  it('a full read of the head of records none known (the listing replaced whole) leaves the rule unable to tell until a read places the head again', () => {
+    const history = createHistory(containsTerm);
+    history.base(records(10), true, span(0, 10), 10);
+    const page = (ids: string[], at: number) =>
+      explain(history, { claim: { term: '', page: { offset: 0, size: 3 } }, shown: { ids }, span: span(at), kind: 'page', maxStaleMs: 0 });
+    history.sighting(records(3, 8), span(60), { full: true });
+    // x3..x1: another dataset, or more arrived than a page holds; a page of it is not called a violation, from when
+    // the last read that fitted was sent: the change may have come any time after it.
+    history.sighting([{ id: 'x3' }, { id: 'x2' }, { id: 'x1' }], span(100), { full: true });
+    expect(page(['x3', 'x2', 'x1'], 200)).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/could not place/) });
+    expect(page(['x3', 'x2', 'x1'], 70).kind).toBe('unknown');
+    // Answered before the last read that fitted: judged as ever.
+    expect(page(['r9', 'r8', 'r7'], 50).kind).toBe('unexplained');
+    // A later read of the head the lineage places (r10 again): the rule tells again.
+    history.sighting(records(3, 8), span(300), { full: true });
+    expect(page(['r9', 'r8', 'r7'], 400).kind).toBe('unexplained');
+    expect(page(['r10', 'r9', 'r8'], 400).kind).toBe('explained');
+  });
+
   it('a small read of the head showing only records that arrived since is no break: they are placed once a longer read shows them', () => {
     const lineage = createLineage(records(10), true, containsTerm);
     expect(lineage.head(records(1, 13), true)).toBe('ahead'); // r13 alone on a page of 1: r11 and r12 may stand between
