@@ -5,8 +5,7 @@ import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 import { requestArbitrary, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
 import { needListing, tooLong, type Listing } from '../model/listing.ts';
-import { countHeader, firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
-import { identities, recordsOf } from '../records.ts';
+import { headKey, headQuery } from '../model/head-read.ts';
 import { explorationOf, type ExplorationState, type Resync } from './exploration-state.ts';
 
 /** What a judge made of one generated request. */
@@ -84,9 +83,10 @@ async function judgeOnFreshRead<T>(run: Exploration<T>, value: T) {
 async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement: Judgement; confirmed: boolean }> {
   const judgement = await run.judge(value);
   const { resync } = run.options;
-  const judged = (j: Judgement) => j.kind !== 'fail' || j.finding.absolute === true || j.finding.rejudge !== undefined;
   // A finding of the versions rule (rejudge) has been judged against every version admissible for its time already.
-  if (judged(judgement) || !resync || run.still) return { judgement, confirmed: true };
+  const unjudged = (j: Judgement): j is Extract<Judgement, { kind: 'fail' }> =>
+    j.kind === 'fail' && j.finding.absolute !== true && j.finding.rejudge === undefined;
+  if (!unjudged(judgement) || !resync || run.still) return { judgement, confirmed: true };
   // Data too quick for one version: past a few, failures are set aside as they are, without re-reads.
   if (run.setAsides >= FRESH_READS) return { judgement, confirmed: false };
   let last = judgement;
@@ -94,13 +94,13 @@ async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement
     // A listing not read whole (past --max-pages, or torn) shows its version by its head, read before and after.
     const before = await headVersion(run.context);
     const fresh = await judgeOnFreshRead(run, value);
+    if (!unjudged(fresh.judgement)) return { judgement: fresh.judgement, confirmed: true };
     last = fresh.judgement;
-    if (judged(last)) return { judgement: last, confirmed: true };
     const oneVersion =
       fresh.read !== undefined ? (await resync()).read === fresh.read : before !== undefined && before === (await headVersion(run.context));
     if (oneVersion) {
       if (!fresh.changed) run.still = true;
-      const { unplaced: _, ...atOneVersion } = (last as Extract<Judgement, { kind: 'fail' }>).finding;
+      const { unplaced: _, ...atOneVersion } = last.finding;
       return { judgement: { kind: 'fail', finding: atOneVersion }, confirmed: true };
     }
   }
@@ -109,9 +109,8 @@ async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement
 
 /** The head's version as two reads of it sent together show it (records and count), or undefined when they differ. */
 async function headVersion(context: OperationContext): Promise<string | undefined> {
-  const query = pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters));
-  const reads = await Promise.all(context.sendTogether([{ query }, { query }]));
-  const [a, b] = reads.map((e) => (recordsOf(e) ? `${identities(recordsOf(e)!).join()}|${countHeader(context, e)}` : undefined));
+  const query = headQuery(context);
+  const [a, b] = (await Promise.all(context.sendTogether([{ query }, { query }]))).map((e) => headKey(context, e));
   return a !== undefined && a === b ? a : undefined;
 }
 

@@ -3,7 +3,7 @@
 // behind stops being answered within --max-staleness.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { OperationContext } from './context.ts';
-import { countHeader } from './listing-query.ts';
+import { headKey } from './head-read.ts';
 import { identities, recordsOf } from '../records.ts';
 import { duration } from '../../shared/duration.ts';
 import type { Exchange, Finding } from '../types.ts';
@@ -46,7 +46,7 @@ type State = string;
  */
 export async function headOverTime(context: OperationContext, probe: Exchange, reads: EndReads): Promise<HeadOverTime> {
   if (!recordsOf(probe)) return { still: true };
-  const state = (e: Exchange): State => `${identities(recordsOf(e)!).join()}|${countHeader(context, e) ?? ''}`;
+  const state = (e: Exchange): State => headKey(context, e)!;
   // Together, so that they go on connections of their own: replicas in turn, or pinned to connections, show.
   const group = async () => {
     const got = await Promise.all(context.sendTogether([{ query: {} }, { query: {} }, { query: {} }]));

@@ -1,7 +1,10 @@
 // Which requests read the listing's head: their answers are sightings of a version of the listing.
 import type { ListingParameters } from '../../spec/listing-parameters.ts';
 import type { SendOptions } from '../client/http-client.ts';
-import { firstPage, largestPageSize } from './listing-query.ts';
+import { identities, recordsOf } from '../records.ts';
+import type { Exchange } from '../types.ts';
+import type { OperationContext } from './context.ts';
+import { countHeader, firstPage, largestPageSize, pageQuery } from './listing-query.ts';
 
 /**
  * Whether a request reads the head of the listing: no search, the first page (or none given), a page size within
@@ -26,4 +29,27 @@ export function isHeadRead(
   if (size === undefined) return true;
   const min = typeof pageSize.schema.minimum === 'number' ? pageSize.schema.minimum : 1;
   return /^[1-9]\d*$/.test(size) && Number(size) >= min && Number(size) <= largestPageSize(parameters);
+}
+
+/**
+ * The query that reads the head at its widest: the first page at the largest page size.
+ *
+ * @example
+ * context.send(headQuery(context)); // { page: '1', pageSize: '100' }
+ */
+export function headQuery(context: Pick<OperationContext, 'parameters'>): Record<string, string> {
+  const { parameters } = context;
+  return pageQuery(context, firstPage(parameters), largestPageSize(parameters));
+}
+
+/**
+ * A read of the head as the version it shows (its records in order and its count), to tell two reads the same or
+ * apart; undefined when it shows no records.
+ *
+ * @example
+ * headKey(context, a) === headKey(context, b); // the same records, in the same order, with the same count
+ */
+export function headKey(context: Pick<OperationContext, 'operation'>, exchange: Exchange): string | undefined {
+  const records = recordsOf(exchange);
+  return records ? `${identities(records).join()}|${countHeader(context, exchange) ?? ''}` : undefined;
 }

@@ -40,7 +40,7 @@ export const LISTING_READ: SendOptions = { priority: 1 };
 
 /** The query for page `page` of size `size`, with the spec's parameter names. */
 export function pageQuery(
-  context: OperationContext,
+  context: Pick<OperationContext, 'parameters'>,
   page: number,
   size: number,
   extra: Record<string, string> = {},

@@ -12,7 +12,7 @@ import { createPairTally } from '../model/pair-tally.ts';
 import { listingTotal } from '../model/listing.ts';
 import { pageAround } from './page-around.ts';
 import { createListingVersions, type ListingVersions } from '../versions/listing-versions.ts';
-import { isHeadRead } from '../model/head-read.ts';
+import { headQuery, isHeadRead } from '../model/head-read.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { LISTING_READ } from '../model/listing-query.ts';
 import type { Exchange } from '../types.ts';
@@ -139,9 +139,8 @@ function readWhole(context: OperationContext, versions: ListingVersions, setting
 
 /** The versions of an operation's listing, reading its head through the context `of` gives. */
 function versionsOf(operation: Operation, settings: ContextSettings, of: () => OperationContext): ListingVersions {
-  const head = (context: OperationContext) => pageQuery(context, firstPage(context.parameters), largestPageSize(context.parameters));
-  const readHead = () => of().send(head(of()), LISTING_READ);
-  const readHeadWide = () => Promise.all(of().sendTogether([0, 1, 2].map(() => ({ query: head(of()), options: LISTING_READ }))));
+  const readHead = () => of().send(headQuery(of()), LISTING_READ);
+  const readHeadWide = () => Promise.all(of().sendTogether([0, 1, 2].map(() => ({ query: headQuery(of()), options: LISTING_READ }))));
   return createListingVersions(
     { readHead, readHeadWide, countHeader: operation.paging.count, matches: containsTerm },
     settings.maxStalenessMs,

@@ -54,12 +54,12 @@ function needsAgain(settling: Settling, outcome: CheckOutcome): boolean {
 
 /** The check run again on a fresh read, judged by the rule: what it still cannot tell is inconclusive, with why. */
 async function judgedAgain(settling: Settling, outcome: CheckOutcome): Promise<CheckOutcome> {
-  const [again] = await rejudged([await settling.runAgain(outcome.check)]);
-  if (!again!.failures.some(untold)) return again!;
-  const standing = again!.failures.filter((f) => !untold(f));
-  if (standing.length > 0) return { ...again!, failures: standing };
-  const { failures: _, ...rest } = again!;
-  const why = again!.failures.find(untold)!.unplaced;
+  const again = (await rejudged([await settling.runAgain(outcome.check)]))[0]!;
+  if (!again.failures.some(untold)) return again;
+  const standing = again.failures.filter((f) => !untold(f));
+  if (standing.length > 0) return { ...again, failures: standing };
+  const { failures: _, ...rest } = again;
+  const why = again.failures.find(untold)!.unplaced;
   return {
     ...rest,
     failures: [],

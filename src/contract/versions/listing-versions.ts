@@ -71,32 +71,7 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
   const history = createHistory(reads.matches);
   const pending = new Set<Promise<unknown>>();
   const shownOf = (exchange: Exchange, claim: Claim) => shownIn(reads, exchange, claim);
-  /** The rule on an answer; when it shows a version newer than any seen, or none explains it, after the head is read again. */
-  const explainReading = async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
-    const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
-    let verdict = judgeNow();
-    // A small read of the head showed only records not placed yet: a read at the largest size places them.
-    if (verdict.kind === 'unknown' && history.unplacedSince() !== undefined) {
-      await reads.readHead();
-      verdict = judgeNow();
-    }
-    if ((verdict.kind === 'newer' || verdict.kind === 'unexplained') && pending.size > 0) {
-      await Promise.allSettled([...pending]);
-      verdict = judgeNow();
-    }
-    // Replicas apart: a read may come from one behind the one that answered, and so may the next.
-    const tries = history.behindVersions() > 0 ? READS_WHEN_APART : 1;
-    for (let n = 0; n < tries && (verdict.kind === 'newer' || verdict.kind === 'unexplained'); n += 1) {
-      await reads.readHead();
-      verdict = judgeNow();
-    }
-    // Newer than every read of the head before and after it: once more on connections of their own, else it never was.
-    if (verdict.kind === 'newer' && reads.readHeadWide) {
-      await reads.readHeadWide();
-      verdict = judgeNow();
-    }
-    return verdict;
-  };
+  const explainReading = readingJudge(history, reads, pending, maxStalenessMs);
   const versions: ListingVersions = {
     history,
     maxStalenessMs,
@@ -136,6 +111,47 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     describe: (version) => describeIn(history, version),
   };
   return versions;
+}
+
+/**
+ * The rule on an answer, reading the head again when it cannot tell yet: when the head showed records not placed,
+ * when the answer shows a version newer than any seen, or none explains it.
+ */
+function readingJudge(history: ListingHistory, reads: VersionReads, pending: ReadonlySet<Promise<unknown>>, maxStaleMs: number) {
+  /** The read of the head made when it last showed records not placed, shared by the judges then. */
+  let placing: { readonly since: number; readonly read: Promise<unknown> } | undefined;
+  return async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
+    const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs });
+    let verdict = judgeNow();
+    // A small read of the head showed only records not placed yet: a read at the largest size places them, when
+    // any can (once for each time the head showed such records).
+    const unplaced = history.unplacedSince();
+    if (verdict.kind === 'unknown' && unplaced !== undefined) {
+      if (placing?.since !== unplaced) placing = { since: unplaced, read: reads.readHead() };
+      await placing.read;
+      verdict = judgeNow();
+    }
+    if ((verdict.kind === 'newer' || verdict.kind === 'unexplained') && pending.size > 0) {
+      await Promise.allSettled([...pending]);
+      verdict = judgeNow();
+    }
+    // Replicas apart: a read may come from one behind the one that answered, and so may the next.
+    const tries = history.behindVersions() > 0 ? READS_WHEN_APART : 1;
+    for (let n = 0; n < tries && (verdict.kind === 'newer' || verdict.kind === 'unexplained'); n += 1) {
+      await reads.readHead();
+      verdict = judgeNow();
+    }
+    // Newer than every read of the head before and after it: once more on connections of their own, else it never was.
+    if (verdict.kind === 'newer' && reads.readHeadWide) {
+      await reads.readHeadWide();
+      verdict = judgeNow();
+    }
+    // A read of the head once older than one before it (replicas apart, the newest records taken away): a version
+    // may have stood between two reads unseen by either.
+    if (verdict.kind === 'newer' && history.behindVersions() > 0)
+      return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed' };
+    return verdict;
+  };
 }
 
 /**
@@ -257,10 +273,6 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
       return { kind: 'unknown', why: verdict.why };
     case 'newer': {
       const history = versions.history;
-      // A read of the head once older than one before it (replicas apart, the newest records taken away): a version
-      // may have stood between two reads unseen by either.
-      if (history.behindVersions() > 0)
-        return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed' };
       const newest = history.seen()!.newest;
       const closest = { top: newest, tail: history.tails(newest).low };
       const expected = describeShown(expectedOf(history.lineage()!, claim, closest) ?? {}, shown);
