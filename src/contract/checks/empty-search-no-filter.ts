@@ -24,7 +24,8 @@ export const emptySearchNoFilter: ScenarioCheck = {
         actual: y ? `${y.length} records` : `status ${empty.response?.status ?? empty.error}`,
         exchange: empty,
         exchanges: [plain, empty],
-        ...(y ? comparedByVersions(context, [plain, empty]) : {}),
+        // search= may reach a search index behind the listing's own reads: each answer a version of its own.
+        ...(y ? comparedByVersions(context, [plain, empty], { eachAlone: true }) : {}),
       },
     ];
   }),

@@ -42,7 +42,7 @@ export const totalCountHeader: ScenarioCheck = {
           exchange,
           exchanges: [exchange, ...sizeExchanges(listing)],
           // The count of a version admissible for its time: the listing moved since it was read (arrivals, replicas apart).
-          ...comparedByVersions(context, [exchange], (sent) => ({ term: sent.term, count: true })),
+          ...comparedByVersions(context, [exchange], { claimOf: (sent) => ({ term: sent.term, count: true }) }),
         });
       }
     }

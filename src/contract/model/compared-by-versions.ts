@@ -1,32 +1,110 @@
-// A finding that compares answers, judged again by the versions rule with each answer alone.
+// A finding that compares answers, judged again by the versions rule: each answer alone, then all by one version.
 import type { Exchange, Finding } from '../types.ts';
 import type { Claim } from '../versions/rule.ts';
 import type { OperationContext } from './context.ts';
+import { headQuery } from './head-read.ts';
 import { sentClaim } from './listing-query.ts';
+
+/** Times the compared requests are asked again together when no one version gave the answers they compare. */
+const ROUNDS = 3;
+
+/** How a comparison's answers are judged: each by a version of its own, or all by one. */
+export interface Compared {
+  /** Narrows what a request claims (the count alone, for one); the page its query asked for when absent. */
+  readonly claimOf?: (sent: Claim) => Claim;
+  /**
+   * Whether each answer may be a version of its own (answers that one store need not give together: a search
+   * index beside the listing's own reads).
+   */
+  readonly eachAlone?: boolean;
+}
 
 /**
  * What a finding comparing `compared` carries to be judged again by the versions rule with all the run saw (see
- * Failure.rejudge): dropped when a version admissible for its time explains each answer, by what its request
- * claimed (the page its query asked for; `claimOf` narrows that, to the count alone for one), since answers that
- * disagree though each is explained were read from versions apart (records arrived between them, replicas a
- * record apart); standing, in words naming the versions, when one of them no admissible version gives.
+ * Failure.rejudge). It stands, in words naming the versions, when one of its answers no admissible version gives.
+ * When each is given by one, the answers are then held to one version: it is dropped when one admissible version
+ * gives them all (they disagree only as the versions do), or when, asked again together (up to {@link ROUNDS} times,
+ * each twice in a row to reach other replicas), one version gives an answer to each; else it stands, naming the versions
+ * that gave each. `eachAlone` stops at each answer alone.
  *
  * @example
  * findings.push({ severity: 'error', message, exchanges: [first, second], ...comparedByVersions(context, [first, second]) });
  */
 export function comparedByVersions(
-  context: Pick<OperationContext, 'versions' | 'parameters'>,
+  context: Pick<OperationContext, 'versions' | 'parameters' | 'sendTogether'>,
   compared: readonly Exchange[],
-  claimOf: (sent: Claim) => Claim = (sent) => sent,
+  how: Compared = {},
 ): Pick<Finding, 'rejudge'> {
+  const claimOf = (exchange: Exchange) => (how.claimOf ?? ((sent: Claim) => sent))(sentClaim(context.parameters, exchange));
   return {
     async rejudge() {
-      for (const exchange of compared) {
-        const judged = await context.versions.judge(exchange, claimOf(sentClaim(context.parameters, exchange)));
-        if (judged.kind === 'unknown') return { unknown: judged.why };
+      const together = !how.eachAlone && compared.length > 1;
+      /** The answers showing a version newer than any read of the head while replicas were apart, and why. */
+      const newer = new Map<number, string>();
+      for (const [i, exchange] of compared.entries()) {
+        const judged = await context.versions.judge(exchange, claimOf(exchange));
+        if (judged.kind === 'unknown' && !(judged.newer && together)) return { unknown: judged.why };
         if (judged.kind === 'unexplained') return { named: `an answer it compares is given by no version (${judged.why})` };
+        if (judged.kind === 'unknown') newer.set(i, judged.why);
       }
-      return false;
+      if (!together) return false;
+      const copies = compared.map((exchange) => [exchange]);
+      for (let round = 0; round < ROUNDS && !oneVersion(context, copies, claimOf); round += 1) await askTogether(context, copies, claimOf);
+      // An answer newer than any read of the head stands only when every asking of its request was newer too: a
+      // replica behind answering it as a version the run read says nothing of the answer the check compared.
+      if (newer.size > 0)
+        return [...newer.keys()].every((i) => copies[i]!.length === 1)
+          ? { named: apartInWords(context, compared, claimOf, [...newer.keys()]) }
+          : { unknown: [...newer.values()][0]! };
+      return oneVersion(context, copies, claimOf) ? false : { named: apartInWords(context, compared, claimOf, []) };
     },
   };
+}
+
+/** Whether one version gives an answer to each request: the versions giving each request's answers meet. */
+function oneVersion(
+  context: Pick<OperationContext, 'versions'>,
+  copies: readonly (readonly Exchange[])[],
+  claimOf: (exchange: Exchange) => Claim,
+): boolean {
+  const tops = copies.map((answers) => new Set(answers.flatMap((e) => context.versions.giving(e, claimOf(e)) ?? [])));
+  return [...tops[0]!].some((top) => tops.every((set) => set.has(top)));
+}
+
+/**
+ * The compared requests sent again together, each answer judged and kept with its request's (`copies`). Each
+ * request goes twice in a row, so that replicas taking requests in turn, or connections pinned to replicas, answer
+ * it from two of them; a read of the head ends the group.
+ */
+async function askTogether(
+  context: Pick<OperationContext, 'versions' | 'sendTogether' | 'parameters'>,
+  copies: Exchange[][],
+  claimOf: (exchange: Exchange) => Claim,
+): Promise<void> {
+  const order = copies.flatMap((_, i) => [i, i]);
+  const queries = order.map((i) => ({ query: Object.fromEntries(new URL(copies[i]![0]!.request.url).searchParams) }));
+  const answers = await Promise.all(context.sendTogether([...queries, { query: headQuery(context) }]));
+  for (const [n, i] of order.entries()) {
+    const answer = answers[n]!;
+    if ((await context.versions.judge(answer, claimOf(answer))).kind === 'explained') copies[i]!.push(answer);
+  }
+}
+
+/**
+ * The answers held to one version, in words: the versions that gave each, none of them all; those in `newer`
+ * showed a version newer than any read of the head each time their request was asked.
+ */
+function apartInWords(
+  context: Pick<OperationContext, 'versions'>,
+  compared: readonly Exchange[],
+  claimOf: (exchange: Exchange) => Claim,
+  newer: readonly number[],
+): string {
+  const { versions } = context;
+  const each = compared.map((exchange, i) => {
+    if (newer.includes(i)) return `answer ${i + 1} by a version newer than any read of the head showed, each time it was asked`;
+    const top = versions.giving(exchange, claimOf(exchange))?.[0];
+    return `answer ${i + 1} by ${top === undefined ? 'none the run read' : versions.describe({ top, tail: versions.history.tails(top).low })}`;
+  });
+  return `no one version of the listing gives the answers it compares (${each.join('; ')}), nor did one when they were asked again together ${ROUNDS} times`;
 }

@@ -4,7 +4,7 @@ import type { Exchange } from '../types.ts';
 import { duration } from '../../shared/duration.ts';
 import { createHistory, type HeadRead, type ListingHistory, type Span } from './history.ts';
 import type { Matcher, Version } from './lineage.ts';
-import { explain, expectedOf, olderGiving, type Claim, type Explanation, type Shown } from './rule.ts';
+import { explain, expectedOf, givingTops, olderGiving, type Claim, type Explanation, type Shown } from './rule.ts';
 
 /** How often, at most, a search's judge reads the head to learn whether the listing moves at all. */
 const HEARTBEAT_MS = 1_000;
@@ -21,8 +21,11 @@ export type Judged =
   | { readonly kind: 'explained' }
   /** No admissible version explains it: why, in words naming the versions (for a finding's message and `expected`). */
   | { readonly kind: 'unexplained'; readonly why: string; readonly expected: string }
-  /** The run cannot tell: what it would have needed. */
-  | { readonly kind: 'unknown'; readonly why: string };
+  /**
+   * The run cannot tell: what it would have needed. `newer`: the answer shows a version newer than any read of the
+   * head, which replicas apart may have held unseen.
+   */
+  | { readonly kind: 'unknown'; readonly why: string; readonly newer?: true };
 
 /** How the versions of one listing reach the target: a read of its head, an answer asked again. */
 export interface VersionReads {
@@ -51,6 +54,11 @@ export interface ListingVersions {
    * from its records and count header (the count Link's pages imply).
    */
   judge(exchange: Exchange, claim: Claim, again?: () => Promise<Exchange>, shown?: Shown): Promise<Judged>;
+  /**
+   * The tops of the versions admissible for `exchange`'s time that give its answer to `claim` as the run knows them
+   * now (judge it first, so that the head is read as it needs); undefined when it shows nothing to judge.
+   */
+  giving(exchange: Exchange, claim: Claim): readonly number[] | undefined;
   /** A version in words: its size and newest record, and when it was first seen. */
   describe(version: Version): string;
   /**
@@ -108,6 +116,10 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       );
       pending.add(done);
     },
+    giving(exchange, claim) {
+      const shown = shownOf(exchange, claim);
+      return shown && givingTops(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs: maxStalenessMs });
+    },
     describe: (version) => describeIn(history, version),
   };
   return versions;
@@ -149,7 +161,7 @@ function readingJudge(history: ListingHistory, reads: VersionReads, pending: Rea
     // A read of the head once older than one before it (replicas apart, the newest records taken away): a version
     // may have stood between two reads unseen by either.
     if (verdict.kind === 'newer' && history.behindVersions() > 0)
-      return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed' };
+      return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed', newer: true };
     return verdict;
   };
 }
@@ -270,7 +282,7 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
     case 'explained':
       return { kind: 'explained' };
     case 'unknown':
-      return { kind: 'unknown', why: verdict.why };
+      return verdict;
     case 'newer': {
       const history = versions.history;
       const newest = history.seen()!.newest;

@@ -29,8 +29,11 @@ export type Explanation =
   | { readonly kind: 'newer' }
   /** No version explains it: the closest admissible one, what that one gives, and how many were admissible. */
   | { readonly kind: 'unexplained'; readonly closest: Version; readonly expected: Shown; readonly admissible: number }
-  /** What the claim needs of a version lies past what the run read (a listing longer than --max-pages), or nothing was read. */
-  | { readonly kind: 'unknown'; readonly why: string };
+  /**
+   * What the claim needs of a version lies past what the run read (a listing longer than --max-pages), or nothing was
+   * read; `newer`: it shows a version newer than any read of the head while reads of the head went back.
+   */
+  | { readonly kind: 'unknown'; readonly why: string; readonly newer?: true };
 
 /** What `version` gives for `claim`, at its most records (its lowest tail), or undefined past what was read. */
 export function expectedOf(lineage: Lineage, claim: Claim, version: Version): Shown | undefined {
@@ -163,6 +166,17 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
     expected: expectedOf(lineage, answer.claim, closest) ?? {},
     admissible: range.high - range.low + 1,
   };
+}
+
+/**
+ * The tops of the versions admissible for an answer's time that give it, newest first (empty when none does);
+ * undefined when the listing was not read. Answers compared with each other are one version's when these meet.
+ *
+ * @example
+ * givingTops(history, answer); // [204]: only the listing of 204 records gives it
+ */
+export function givingTops(history: ListingHistory, answer: Answer): readonly number[] | undefined {
+  return admissibleFits(history, answer)?.fits.flatMap((f) => (f.fit ? [f.top] : []));
 }
 
 /**

@@ -83,8 +83,8 @@ describe('data that lives while the kit reads it, told apart from broken answers
     // The still sensors, whose pages overlap too, fail it.
     expect(report.verdict).toBe('not conformant');
     // The alerts: a page one record on is a version one record newer, which the replica ahead may hold unseen by the
-    // reads of the head; what the versions cannot tell is inconclusive, never passed (one version for all the answers
-    // compared, which would tell, is not asked yet).
+    // reads of the head; asked again, the replica behind answers that page as the version ahead gives it, so even one
+    // version for all the answers compared cannot tell. What the versions cannot tell is inconclusive, never passed.
     const outcome = alerts(report, 'pagination_consistency');
     expect(outcome?.status).not.toBe('passed');
     if (outcome?.status === 'skipped') expect(outcome.skipReason).toMatch(/the versions of the listing could not tell/);
