@@ -132,7 +132,9 @@ export function createHistory(matches: Matcher): ListingHistory {
       };
       lineage = createLineage(records, complete, matches, { ...(seams ? { seams } : {}), inserted });
       baseTop = lineage.ids.length;
-      const tail = total !== undefined ? baseTop - total : complete ? 0 : undefined;
+      // Read to its end, the oldest record read is the tail; the count one page sent may be another version's (a
+      // replica behind, records arrived during the read), which would put the tail a record off for the whole run.
+      const tail = complete ? 0 : total !== undefined ? baseTop - total : undefined;
       sightings.push({ ...span, top: baseTop, ...(tail !== undefined ? { tail } : {}) });
       early.release();
     },

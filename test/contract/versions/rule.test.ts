@@ -254,6 +254,22 @@ describe('the rule: an answer passes when a version admissible for its time expl
     });
   });
 
+  it("a listing read to its end has its tail at the oldest record read, whatever count a page of it sent (a replica behind's)", () => {
+    // Read whole as r1..r10 while page 1 came from a replica a record behind, whose count was 9.
+    const history = createHistory(containsTerm);
+    history.base(records(10), true, span(0, 10), 9);
+    expect(history.tails(10)).toEqual({ low: 0, high: 0 });
+    // The last page of size 3 holds the oldest record: it is explained, not one record off.
+    const last = { term: '', page: { offset: 9, size: 3 } };
+    expect(explain(history, { claim: last, shown: { ids: ['r1'] }, span: span(20), kind: 'page', maxStaleMs: 10_000 }).kind).toBe(
+      'explained',
+    );
+    // Read only so far (past --max-pages), the count still tells where the tail lies below what was read.
+    const prefix = createHistory(containsTerm);
+    prefix.base(records(10), false, span(0, 10), 25);
+    expect(prefix.tails(10).low).toBe(-15);
+  });
+
   it('an answer made while a record arrived may come from either version', () => {
     const history = moving();
     // Sent before the head showing r11 was answered: the version without it is admissible.
