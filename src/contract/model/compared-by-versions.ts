@@ -24,7 +24,7 @@ export interface Compared {
  * Failure.rejudge). It stands, in words naming the versions, when one of its answers no admissible version gives.
  * When each is given by one, the answers are then held to one version: it is dropped when one admissible version
  * gives them all (they disagree only as the versions do), or when, asked again together (up to {@link ROUNDS} times,
- * each twice in a row to reach other replicas), one version gives an answer to each; else it stands, naming the versions
+ * each twice in a row, from another place each time, to reach other replicas), one version gives an answer to each; else it stands, naming the versions
  * that gave each. `eachAlone` stops at each answer alone.
  *
  * @example
@@ -49,7 +49,8 @@ export function comparedByVersions(
       }
       if (!together) return false;
       const copies = compared.map((exchange) => [exchange]);
-      for (let round = 0; round < ROUNDS && !oneVersion(context, copies, claimOf); round += 1) await askTogether(context, copies, claimOf);
+      for (let round = 0; round < ROUNDS && !oneVersion(context, copies, claimOf); round += 1)
+        await askTogether(context, copies, round, claimOf);
       // An answer newer than any read of the head stands only when every asking of its request was newer too: a
       // replica behind answering it as a version the run read says nothing of the answer the check compared.
       if (newer.size > 0)
@@ -73,15 +74,18 @@ function oneVersion(
 
 /**
  * The compared requests sent again together, each answer judged and kept with its request's (`copies`). Each
- * request goes twice in a row, so that replicas taking requests in turn, or connections pinned to replicas, answer
- * it from two of them; a read of the head ends the group.
+ * request goes twice in a row, so that replicas taking requests in turn answer it from two of them; each `round`
+ * starts one place further on, so that a pool handing its connections out in the same order each time (connections
+ * pinned to replicas) gives each request other connections; a read of the head ends the group.
  */
 async function askTogether(
   context: Pick<OperationContext, 'versions' | 'sendTogether' | 'parameters'>,
   copies: Exchange[][],
+  round: number,
   claimOf: (exchange: Exchange) => Claim,
 ): Promise<void> {
-  const order = copies.flatMap((_, i) => [i, i]);
+  const twice = copies.flatMap((_, i) => [i, i]);
+  const order = [...twice.slice(round % twice.length), ...twice.slice(0, round % twice.length)];
   const queries = order.map((i) => ({ query: Object.fromEntries(new URL(copies[i]![0]!.request.url).searchParams) }));
   const answers = await Promise.all(context.sendTogether([...queries, { query: headQuery(context) }]));
   for (const [n, i] of order.entries()) {

@@ -81,6 +81,15 @@ describe('a finding comparing answers, judged by the versions: each alone, then 
         'no one version of the listing gives the answers it compares (answer 1 by version 9; answer 2 by version 8), nor did one when they were asked again together 3 times',
     });
     expect(target.groups).toHaveLength(3);
+    // Each round starts one place further on: a pool handing out its connections in the same order gives each
+    // request other connections.
+    expect(target.groups[1]).toEqual([
+      'page=1&pageSize=2',
+      'page=2&pageSize=2',
+      'page=2&pageSize=2',
+      'page=1&pageSize=2',
+      'page=1&pageSize=100',
+    ]);
   });
 
   it('an answer newer than any read of the head each time its request is asked stands, naming it', async () => {
