@@ -140,11 +140,10 @@ export const OTHER_KEY = '<another key>';
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const sending = sendingOf(options);
   const { secrets, stats, scheduler, limit, timing, endpoint } = sending;
-  const base = endpoint.base;
   const make = (ask: Ask, via?: Sending['attempt']) => makeAsk(sending, ask, via);
   /** `asks` in order on one connection of their own: an undici Client holds exactly one. */
   const sendOnOneConnection = async (operationId: string, asks: readonly Ask[]): Promise<Exchange[]> => {
-    const connection = new Client(new URL(base).origin);
+    const connection = new Client(new URL(endpoint.base).origin);
     // The client's caps: what one body over the cap showed holds on this connection too.
     const via = createAttempt(options, undiciTransport(connection), stats, sending.caps);
     try {
@@ -187,10 +186,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
 /** The parts of one client: its limit, scheduler, attempts, timing and re-sending alone. */
 function sendingOf(options: HttpClientOptions): Sending {
-  const secrets: Secrets = {
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    headerValues: Object.values(options.headers ?? {}),
-  };
+  const key = options.apiKey ? { apiKey: options.apiKey } : {};
+  const secrets: Secrets = { ...key, headerValues: Object.values(options.headers ?? {}) };
   const stats = { sent: 0, retried: 0, cut: 0 };
   const limit = createConcurrencyLimit(options.concurrency ?? 1);
   const scheduler = createScheduler({ ...options, limit });
@@ -201,7 +198,7 @@ function sendingOf(options: HttpClientOptions): Sending {
   const cap = options.sendAloneCap ?? SENT_ALONE_CAP;
   // What an answer must not hand out: the key, and the --header values of credential headers only.
   const credentials: Secrets = {
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...key,
     headerValues: Object.entries(options.headers ?? {}).flatMap(([name, value]) => (isCredentialHeader(name) ? [value] : [])),
   };
   const timing = createTimingLog(limit, cap);
@@ -292,9 +289,7 @@ async function deliver(
   const head = { operationId, request: made.recorded, ...alone };
   for (let tries = 0; ; tries += 1) {
     const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority, made.kind);
-    const startedDateTime = made.startedDateTime;
-    if (!result)
-      return { operationId, request: made.recorded, error: DEADLINE_REACHED, ...alone, ...(startedDateTime ? { startedDateTime } : {}) };
+    if (!result) return { ...head, error: DEADLINE_REACHED, ...(made.startedDateTime ? { startedDateTime: made.startedDateTime } : {}) };
     if ('retryAfter' in result) {
       scheduler.backOff(retryDelay(result.retryAfter, tries));
       continue;
