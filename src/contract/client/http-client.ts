@@ -4,11 +4,10 @@ import { redact, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
 import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
 import { bodyCapsOf, createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
-import type { BodyCaps } from './read-capped.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';
-import { createSendAlone, overloaded, sendsAgain, SENT_ALONE_CAP, shed, timedOutOrReset, type SendAlone } from './send-alone.ts';
+import { createSendAlone, overloaded, sendsAgain, SENT_ALONE_CAP, shed, timedOutOrReset } from './send-alone.ts';
 import { createTimingLog, type TimingLog } from './timing-log.ts';
 import { isCredentialHeader } from './secret-exposure.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
@@ -185,7 +184,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 }
 
 /** The parts of one client: its limit, scheduler, attempts, timing and re-sending alone. */
-function sendingOf(options: HttpClientOptions): Sending {
+function sendingOf(options: HttpClientOptions) {
   const key = options.apiKey ? { apiKey: options.apiKey } : {};
   const secrets: Secrets = { ...key, headerValues: Object.values(options.headers ?? {}) };
   const stats = { sent: 0, retried: 0, cut: 0 };
@@ -221,20 +220,7 @@ function sendingOf(options: HttpClientOptions): Sending {
 }
 
 /** What every request of one client is made with. */
-interface Sending {
-  readonly options: HttpClientOptions;
-  readonly secrets: Secrets;
-  readonly credentials: Secrets;
-  readonly stats: { sent: number; retried: number; cut: number };
-  readonly scheduler: Scheduler;
-  readonly limit: ConcurrencyLimit;
-  readonly timing: TimingLog;
-  readonly alone: SendAlone;
-  readonly maxRetries: number;
-  readonly endpoint: { readonly base: string; readonly basePath: string };
-  readonly attempt: ReturnType<typeof createAttempt>;
-  readonly caps: BodyCaps;
-}
+type Sending = ReturnType<typeof sendingOf>;
 
 /** The request made, with its attempt through `via` (retries counted) and the time its last attempt started. */
 function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
