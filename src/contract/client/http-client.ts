@@ -224,10 +224,7 @@ type Sending = ReturnType<typeof sendingOf>;
 
 /** The request made, with its attempt through `via` (retries counted) and the time its last attempt started. */
 function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
-  const made = {
-    ...makeRequest(sending.options, sending.endpoint, sending.secrets, ask.path, ask.query, ask.options ?? {}),
-    credentials: sending.credentials,
-  };
+  const made = makeRequest(sending, ask);
   const kind = sending.options.requestKind?.(ask.path, ask.query) ?? ask.path;
   const self: Made = {
     ...made,
@@ -320,15 +317,12 @@ function answered(
   return { ...head, startedDateTime, span, ...(response ? { response } : {}), ...(error ? { error: redact(error, secrets) } : {}) };
 }
 
-/** A request as it is sent (URL, headers with the key) and as it is recorded (redacted), with what to redact. */
-function makeRequest(
-  options: HttpClientOptions,
-  { base, basePath }: { readonly base: string; readonly basePath: string },
-  clientSecrets: Secrets,
-  path: string,
-  query: Readonly<Record<string, string>>,
-  sendOptions: SendOptions,
-) {
+/**
+ * A request as it is sent (URL, headers with the key) and as it is recorded (redacted), with what to redact and the
+ * credentials an answer must not hand out.
+ */
+function makeRequest({ options, endpoint: { base, basePath }, secrets: clientSecrets, credentials }: Sending, ask: Ask) {
+  const { path, query, options: sendOptions = {} } = ask;
   const url = new URL(base + path);
   for (const [name, value] of [...Object.entries(query), ...(sendOptions.extraQuery ?? [])]) url.searchParams.append(name, value);
   const written = sendOptions.asWritten ? `${basePath}${path}${url.search}` : undefined;
@@ -349,5 +343,5 @@ function makeRequest(
       Object.entries(headers).map(([n, v]) => [n, other && n === options.apiKeyHeader ? OTHER_KEY : redact(v, secrets)]),
     ),
   };
-  return { url, method, headers, secrets, recorded, ...(written ? { written } : {}) };
+  return { url, method, headers, secrets, recorded, ...(written ? { written } : {}), credentials };
 }
