@@ -65,13 +65,11 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
         answer.body.stop();
         return { retryAfter: answer.headers['retry-after'] ?? null };
       }
-      const declaredLength = Number(answer.headers['content-length'] ?? Number.NaN);
-      const timedOut = () => controller.signal.aborted && !limits.signal?.aborted;
       const body = await readCapped(answer.body, {
         caps,
-        declaredLength,
+        declaredLength: Number(answer.headers['content-length'] ?? Number.NaN),
         signal: controller.signal,
-        timedOut,
+        timedOut: () => controller.signal.aborted && !limits.signal?.aborted,
         timeoutMs: limits.timeoutMs,
       });
       if (body.cut) {
