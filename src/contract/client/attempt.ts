@@ -10,10 +10,10 @@ import { rejection, type Answer, type Transport } from './transports.ts';
 export const DEADLINE_REACHED = 'run deadline reached';
 const REDUCED_BODY_BYTES = 1024 * 1024;
 
-/** What an attempt came to: a 429 to retry (with its Retry-After), or the response and any error. */
 /** How the error of a request the timeout cut off begins. */
 export const TIMED_OUT = 'no complete response within';
 
+/** What an attempt came to: a 429 to retry (with its Retry-After), or the response and any error. */
 export type Attempt = { readonly retryAfter: string | null } | { readonly response?: RecordedResponse; readonly error?: string };
 
 /** One request to make: where, how, and what to redact from what it records. */
@@ -65,13 +65,11 @@ export function createAttempt(limits: AttemptLimits, transport: Transport, stats
         answer.body.stop();
         return { retryAfter: answer.headers['retry-after'] ?? null };
       }
-      const declaredLength = Number(answer.headers['content-length'] ?? Number.NaN);
-      const timedOut = () => controller.signal.aborted && !limits.signal?.aborted;
       const body = await readCapped(answer.body, {
         caps,
-        declaredLength,
+        declaredLength: Number(answer.headers['content-length'] ?? Number.NaN),
         signal: controller.signal,
-        timedOut,
+        timedOut: () => controller.signal.aborted && !limits.signal?.aborted,
         timeoutMs: limits.timeoutMs,
       });
       if (body.cut) {

@@ -4,8 +4,6 @@
 import type { KindLimitFigures, LimitChange } from '../types.ts';
 import { duration } from '../../shared/duration.ts';
 
-export type { KindLimitFigures, LimitChange } from '../types.ts';
-
 /** One request's end, as the limit learns from it. */
 export interface LimitSample {
   /** The kind of request (see HttpClientOptions.requestKind): kinds differ by 50x on real backends. */
@@ -65,12 +63,6 @@ const KEPT_ALONE = 64;
 /** At most this many in flight, a request's latency is its unloaded latency. */
 export const ALONE_IN_FLIGHT = 2;
 
-/** What a window of the limit of all saw: 3 load shed at a new low, 2 a timeout, reset or 502/503/504, 0 nothing. */
-interface Worst {
-  level: number;
-  why: string;
-}
-
 /**
  * Creates a limit of all requests and one of each kind, each starting at 2 (or the ceiling, if lower) and judged
  * once per window of as many requests as it allows (so a burst of slow answers to requests sent before a change
@@ -95,7 +87,8 @@ export function createConcurrencyLimit(ceiling: number): ConcurrencyLimit {
   /** The requests in flight at each 502/503/504 that came at a new low: the limit stays below the fewest. */
   const sheds: number[] = [];
   const most = () => Math.min(top, ...sheds.map((n) => n - 1));
-  const all = { limit: Math.min(2, top), since: 0, worst: { level: 0, why: '' } as Worst };
+  // `worst`: what the window saw: 3 load shed at a new low, 2 a timeout, reset or 502/503/504, 0 nothing.
+  const all = { limit: Math.min(2, top), since: 0, worst: { level: 0, why: '' } };
   let pinned = false;
   const alone = createAloneLatencies();
   const changes: LimitChange[] = [];

@@ -4,11 +4,10 @@ import { redact, SHORT_SECRET, type Secrets } from '../../secrets/redact.ts';
 import { CONTRACT_DEFAULTS } from '../options/contract-flags.ts';
 import type { Exchange, FetchLike, RecordedRequest } from '../types.ts';
 import { bodyCapsOf, createAttempt, DEADLINE_REACHED, type Attempt } from './attempt.ts';
-import type { BodyCaps } from './read-capped.ts';
 import { retryDelay } from './retry-delay.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.ts';
-import { createSendAlone, overloaded, sendsAgain, SENT_ALONE_CAP, shed, timedOutOrReset, type SendAlone } from './send-alone.ts';
+import { createSendAlone, overloaded, sendsAgain, SENT_ALONE_CAP, shed, timedOutOrReset } from './send-alone.ts';
 import { createTimingLog, type TimingLog } from './timing-log.ts';
 import { isCredentialHeader } from './secret-exposure.ts';
 import { defaultDispatcher, fetchTransport, undiciTransport } from './transports.ts';
@@ -140,11 +139,10 @@ export const OTHER_KEY = '<another key>';
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const sending = sendingOf(options);
   const { secrets, stats, scheduler, limit, timing, endpoint } = sending;
-  const base = endpoint.base;
   const make = (ask: Ask, via?: Sending['attempt']) => makeAsk(sending, ask, via);
   /** `asks` in order on one connection of their own: an undici Client holds exactly one. */
   const sendOnOneConnection = async (operationId: string, asks: readonly Ask[]): Promise<Exchange[]> => {
-    const connection = new Client(new URL(base).origin);
+    const connection = new Client(new URL(endpoint.base).origin);
     // The client's caps: what one body over the cap showed holds on this connection too.
     const via = createAttempt(options, undiciTransport(connection), stats, sending.caps);
     try {
@@ -186,11 +184,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 }
 
 /** The parts of one client: its limit, scheduler, attempts, timing and re-sending alone. */
-function sendingOf(options: HttpClientOptions): Sending {
-  const secrets: Secrets = {
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    headerValues: Object.values(options.headers ?? {}),
-  };
+function sendingOf(options: HttpClientOptions) {
+  const key = options.apiKey ? { apiKey: options.apiKey } : {};
+  const secrets: Secrets = { ...key, headerValues: Object.values(options.headers ?? {}) };
   const stats = { sent: 0, retried: 0, cut: 0 };
   const limit = createConcurrencyLimit(options.concurrency ?? 1);
   const scheduler = createScheduler({ ...options, limit });
@@ -201,7 +197,7 @@ function sendingOf(options: HttpClientOptions): Sending {
   const cap = options.sendAloneCap ?? SENT_ALONE_CAP;
   // What an answer must not hand out: the key, and the --header values of credential headers only.
   const credentials: Secrets = {
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...key,
     headerValues: Object.entries(options.headers ?? {}).flatMap(([name, value]) => (isCredentialHeader(name) ? [value] : [])),
   };
   const timing = createTimingLog(limit, cap);
@@ -224,27 +220,11 @@ function sendingOf(options: HttpClientOptions): Sending {
 }
 
 /** What every request of one client is made with. */
-interface Sending {
-  readonly options: HttpClientOptions;
-  readonly secrets: Secrets;
-  readonly credentials: Secrets;
-  readonly stats: { sent: number; retried: number; cut: number };
-  readonly scheduler: Scheduler;
-  readonly limit: ConcurrencyLimit;
-  readonly timing: TimingLog;
-  readonly alone: SendAlone;
-  readonly maxRetries: number;
-  readonly endpoint: { readonly base: string; readonly basePath: string };
-  readonly attempt: ReturnType<typeof createAttempt>;
-  readonly caps: BodyCaps;
-}
+type Sending = ReturnType<typeof sendingOf>;
 
 /** The request made, with its attempt through `via` (retries counted) and the time its last attempt started. */
 function makeAsk(sending: Sending, ask: Ask, via = sending.attempt): Made {
-  const made = {
-    ...makeRequest(sending.options, sending.endpoint, sending.secrets, ask.path, ask.query, ask.options ?? {}),
-    credentials: sending.credentials,
-  };
+  const made = makeRequest(sending, ask);
   const kind = sending.options.requestKind?.(ask.path, ask.query) ?? ask.path;
   const self: Made = {
     ...made,
@@ -292,9 +272,7 @@ async function deliver(
   const head = { operationId, request: made.recorded, ...alone };
   for (let tries = 0; ; tries += 1) {
     const result = tries === 0 && first ? await first : await scheduler.inTurn(() => made.attempt(tries), sendOptions.priority, made.kind);
-    const startedDateTime = made.startedDateTime;
-    if (!result)
-      return { operationId, request: made.recorded, error: DEADLINE_REACHED, ...alone, ...(startedDateTime ? { startedDateTime } : {}) };
+    if (!result) return { ...head, error: DEADLINE_REACHED, ...(made.startedDateTime ? { startedDateTime: made.startedDateTime } : {}) };
     if ('retryAfter' in result) {
       scheduler.backOff(retryDelay(result.retryAfter, tries));
       continue;
@@ -339,15 +317,12 @@ function answered(
   return { ...head, startedDateTime, span, ...(response ? { response } : {}), ...(error ? { error: redact(error, secrets) } : {}) };
 }
 
-/** A request as it is sent (URL, headers with the key) and as it is recorded (redacted), with what to redact. */
-function makeRequest(
-  options: HttpClientOptions,
-  { base, basePath }: { readonly base: string; readonly basePath: string },
-  clientSecrets: Secrets,
-  path: string,
-  query: Readonly<Record<string, string>>,
-  sendOptions: SendOptions,
-) {
+/**
+ * A request as it is sent (URL, headers with the key) and as it is recorded (redacted), with what to redact and the
+ * credentials an answer must not hand out.
+ */
+function makeRequest({ options, endpoint: { base, basePath }, secrets: clientSecrets, credentials }: Sending, ask: Ask) {
+  const { path, query, options: sendOptions = {} } = ask;
   const url = new URL(base + path);
   for (const [name, value] of [...Object.entries(query), ...(sendOptions.extraQuery ?? [])]) url.searchParams.append(name, value);
   const written = sendOptions.asWritten ? `${basePath}${path}${url.search}` : undefined;
@@ -368,5 +343,5 @@ function makeRequest(
       Object.entries(headers).map(([n, v]) => [n, other && n === options.apiKeyHeader ? OTHER_KEY : redact(v, secrets)]),
     ),
   };
-  return { url, method, headers, secrets, recorded, ...(written ? { written } : {}) };
+  return { url, method, headers, secrets, recorded, ...(written ? { written } : {}), credentials };
 }

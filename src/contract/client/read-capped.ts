@@ -118,7 +118,7 @@ export async function readCapped(source: BodySource, { caps, declaredLength, sig
       const limit = caps.cap();
       if (size > (declaredOver ? HEAD_BYTES : limit)) {
         source.stop();
-        return { cut: true, head: head(chunks, HEAD_BYTES), cap: limit };
+        return { cut: true, head: headOf(chunks, size), cap: limit };
       }
     }
   } catch (error) {
@@ -127,7 +127,7 @@ export async function readCapped(source: BodySource, { caps, declaredLength, sig
     const past = waited && !release ? caps.reduced() : caps.ceiling;
     if (!(signal.aborted && timedOut() && size > past)) throw error;
     if (release) caps.reduce(`a body still coming after ${timeoutMs} ms past ${past} bytes earlier in this run`);
-    return { cut: true, head: head(chunks, HEAD_BYTES), cap: past, late: { bytes: size } };
+    return { cut: true, head: headOf(chunks, size), cap: past, late: { bytes: size } };
   } finally {
     release?.();
   }
@@ -147,15 +147,5 @@ async function waitTurn(caps: BodyCaps, signal: AbortSignal): Promise<() => void
   }
 }
 
-/** The first `bytes` of the chunks, copying no more than that. */
-function head(chunks: readonly Uint8Array[], bytes: number): Buffer {
-  const taken: Uint8Array[] = [];
-  let size = 0;
-  for (const chunk of chunks) {
-    if (size >= bytes) break;
-    const part = chunk.subarray(0, bytes - size);
-    taken.push(part);
-    size += part.byteLength;
-  }
-  return Buffer.concat(taken, size);
-}
+/** The first {@link HEAD_BYTES} of the chunks (`size` bytes in all): Buffer.concat copies no more than the length it is given. */
+const headOf = (chunks: readonly Uint8Array[], size: number) => Buffer.concat(chunks, Math.min(size, HEAD_BYTES));

@@ -112,7 +112,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     if (sends.length === 0) return [];
     const made = sends.map((send) => deferred(async () => (alone || (await mayStart()) ? send() : undefined)));
     const at = queue.findIndex((unit) => unit.priority < priority);
-    const queued: Unit = { priority, members: made.map((m) => m.start), kinds, perKind: countByKind(kinds), started: 0, alone };
+    const queued: Unit = { priority, members: made.map((m) => m.start), kinds, perKind: createCounts(kinds).counts, started: 0, alone };
     queue.splice(at < 0 ? queue.length : at, 0, queued);
     pump();
     return made.map((m) => m.answer);
@@ -155,22 +155,17 @@ function takeNext(
   return undefined;
 }
 
-/** How many of `kinds` are of each kind, in the order first seen; a member of no kind is not counted. */
-function countByKind(kinds: readonly (string | undefined)[]): ReadonlyMap<string, number> {
+/**
+ * Counts by kind, in the order first seen, from one of each of `kinds` (a unit's members, or none: the requests in
+ * flight); a request of no kind is not counted.
+ */
+function createCounts(kinds: readonly (string | undefined)[] = []) {
   const counts = new Map<string, number>();
-  for (const k of kinds) if (k !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
-  return counts;
-}
-
-/** Counts by kind (requests of each kind in flight); a request of no kind is not counted. */
-function createCounts() {
-  const counts = new Map<string, number>();
-  return {
-    of: (kind: string) => counts.get(kind) ?? 0,
-    add(kind: string | undefined, by: number) {
-      if (kind !== undefined) counts.set(kind, (counts.get(kind) ?? 0) + by);
-    },
+  const add = (kind: string | undefined, by: number) => {
+    if (kind !== undefined) counts.set(kind, (counts.get(kind) ?? 0) + by);
   };
+  for (const kind of kinds) add(kind, 1);
+  return { counts: counts as ReadonlyMap<string, number>, of: (kind: string) => counts.get(kind) ?? 0, add };
 }
 
 /** `run` to start later, and the promise of what it comes to. */

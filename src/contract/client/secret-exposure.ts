@@ -62,9 +62,6 @@ export function exposure(
 ): SecretExposure | undefined {
   if (credentials.apiKey === undefined && credentials.headerValues.length === 0) return undefined;
   const shows = (text: string) => text.length > 0 && redact(text, credentials) !== text;
-  for (const where of ['body', 'headers'] as const) {
-    if (!shows(texts[where])) continue;
-    return { echo: !shows(withoutCarried(texts[where], carried)), where };
-  }
-  return undefined;
+  const where = (['body', 'headers'] as const).find((w) => shows(texts[w]));
+  return where ? { echo: !shows(withoutCarried(texts[where], carried)), where } : undefined;
 }

@@ -54,11 +54,9 @@ export function createResponseJudge(checks: readonly ResponseCheck[], context: O
           const at = [...place, i];
           const key = `${finding.severity}|${finding.message.replace(/\[\d+\]/g, '[*]')}`;
           const seen = entry.folded.get(key);
-          if (!seen) entry.folded.set(key, { failure: { ...finding, ...base(entry.check) }, at, occurrences: 1 });
-          else {
-            seen.occurrences += 1;
-            if (comparePlaces(at, seen.at) < 0) Object.assign(seen, { failure: { ...finding, ...base(entry.check) }, at });
-          }
+          if (!seen || comparePlaces(at, seen.at) < 0)
+            entry.folded.set(key, { failure: { ...finding, ...base(entry.check) }, at, occurrences: (seen?.occurrences ?? 0) + 1 });
+          else seen.occurrences += 1;
         });
       }
     },

@@ -7,17 +7,11 @@ import type { SchemaObject } from 'openapi3-ts/oas31';
  */
 export function invalidIntegerValues(schema: SchemaObject): string[] {
   if (schema.type !== 'integer') return [];
-  const values = new Set<string>();
-  if (typeof schema.minimum === 'number') {
-    values.add(String(schema.minimum - 1));
-    for (const negative of [-1, -3]) if (negative < schema.minimum) values.add(String(negative));
-  }
-  if (typeof schema.maximum === 'number') values.add(String(schema.maximum + 1));
-  values.add(`${typeof schema.minimum === 'number' ? schema.minimum : 1}.5`);
-  values.add('abc');
-  // Read by a lenient parser (parseInt, Number) as 10, 100 and 16.
-  for (const form of ['10abc', '1e2', '0x10']) values.add(form);
-  return [...values];
+  const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
+  const below = min === undefined ? [] : [min - 1, ...[-1, -3].filter((negative) => negative < min)];
+  const above = typeof schema.maximum === 'number' ? [schema.maximum + 1] : [];
+  // The last three are read by a lenient parser (parseInt, Number) as 10, 100 and 16.
+  return [...new Set([...[...below, ...above].map(String), `${min ?? 1}.5`, 'abc', '10abc', '1e2', '0x10'])];
 }
 
 /** An integer's text that a server may read as the value it spells, or refuse: either conforms. */

@@ -3,6 +3,7 @@ import type { SchemaObject } from 'openapi3-ts/oas31';
 import { resolveRef } from '../../spec/resolve-ref.ts';
 import type { OperationContext } from '../model/context.ts';
 import { includesIgnoringCase } from './case-forms.ts';
+import { searchableStrings } from './listing-model.ts';
 
 /**
  * Whether `record` contains `term` in one of its strings (or strings of its arrays), ignoring case under simple
@@ -10,9 +11,7 @@ import { includesIgnoringCase } from './case-forms.ts';
  */
 export function containsTerm(record: unknown, term: string): boolean {
   if (typeof record !== 'object' || record === null) return false;
-  return Object.values(record).some((value) =>
-    (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && includesIgnoringCase(v, term)),
-  );
+  return searchableStrings(record as Record<string, unknown>).some((v) => includesIgnoringCase(v, term));
 }
 
 /**
@@ -27,14 +26,11 @@ export async function pickSearchTerm(context: OperationContext): Promise<{ term:
     .map(([name]) => name);
   const { records } = await context.listing();
   for (const field of fields) {
+    const texts = records.map((r) => (typeof r[field] === 'string' ? r[field] : undefined));
     const counts = new Map<string, number>();
-    for (const r of records)
-      if (typeof r[field] === 'string')
-        counts.set((r[field] as string).toLowerCase(), (counts.get((r[field] as string).toLowerCase()) ?? 0) + 1);
-    const record = records.find(
-      (r) => typeof r[field] === 'string' && (r[field] as string).length >= 4 && counts.get((r[field] as string).toLowerCase()) === 1,
-    );
-    if (record) return { term: record[field] as string, record };
+    for (const text of texts) if (text !== undefined) counts.set(text.toLowerCase(), (counts.get(text.toLowerCase()) ?? 0) + 1);
+    const at = texts.findIndex((text) => text !== undefined && text.length >= 4 && counts.get(text.toLowerCase()) === 1);
+    if (at >= 0) return { term: texts[at]!, record: records[at]! };
   }
   return undefined;
 }

@@ -164,23 +164,11 @@ export const CONTRACT_DEFAULTS = {
   maxBodyBytes: 16 * 1024 * 1024,
 } as const;
 
+/** The options {@link CONTRACT_DEFAULTS} gives a default. */
+type Defaulted = keyof typeof CONTRACT_DEFAULTS;
+
 /** The options every default of which is applied: what a run works with, so no step applies one again. */
-export type SettledOptions = ContractOptions &
-  Required<
-    Pick<
-      ContractOptions,
-      | 'strict'
-      | 'timeoutMs'
-      | 'maxPages'
-      | 'maxBodyBytes'
-      | 'seed'
-      | 'examples'
-      | 'maxDurationMs'
-      | 'concurrency'
-      | 'maxRetries'
-      | 'maxStalenessMs'
-    >
-  >;
+export type SettledOptions = ContractOptions & Required<Pick<ContractOptions, 'strict' | 'seed' | Defaulted>>;
 
 /**
  * `options` with every default applied, once, the seed drawn when none was given.
@@ -189,18 +177,11 @@ export type SettledOptions = ContractOptions &
  * const settled = withDefaults({ target, document }); // settled.concurrency === 8
  */
 export function withDefaults(options: ContractOptions): SettledOptions {
-  const d = CONTRACT_DEFAULTS;
+  const defaults = Object.entries(CONTRACT_DEFAULTS).map(([name, value]) => [name, options[name as Defaulted] ?? value]);
   return {
     ...options,
+    ...(Object.fromEntries(defaults) as Record<Defaulted, number>),
     strict: options.strict ?? false,
-    timeoutMs: options.timeoutMs ?? d.timeoutMs,
-    maxPages: options.maxPages ?? d.maxPages,
-    maxBodyBytes: options.maxBodyBytes ?? d.maxBodyBytes,
     seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
-    examples: options.examples ?? d.examples,
-    maxDurationMs: options.maxDurationMs ?? d.maxDurationMs,
-    concurrency: options.concurrency ?? d.concurrency,
-    maxRetries: options.maxRetries ?? d.maxRetries,
-    maxStalenessMs: options.maxStalenessMs ?? d.maxStalenessMs,
   };
 }

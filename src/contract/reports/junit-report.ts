@@ -35,8 +35,6 @@ function testcase(outcome: CheckOutcome, target: string, plan: RunPlan | undefin
     case 'warned':
     case 'passed':
       return outcome.failures.length > 0 ? `${open}\n      <system-out>${details}</system-out>\n    </testcase>` : `${open}</testcase>`;
-    default:
-      return `${open}</testcase>`;
   }
 }
 
