@@ -49,15 +49,22 @@ export function comparedByVersions(
       }
       if (!together) return false;
       const copies = compared.map((exchange) => [exchange]);
-      for (let round = 0; round < ROUNDS && !oneVersion(context, copies, claimOf); round += 1)
-        await askTogether(context, copies, round, claimOf);
+      /** Whether, in each round, a request asked twice at once was answered from two versions: data too quick for one. */
+      let movedEachRound = true;
+      for (let round = 0; round < ROUNDS && !oneVersion(context, copies, claimOf); round += 1) {
+        const moved = await askTogether(context, copies, round, claimOf);
+        movedEachRound &&= moved;
+      }
       // An answer newer than any read of the head stands only when every asking of its request was newer too: a
       // replica behind answering it as a version the run read says nothing of the answer the check compared.
       if (newer.size > 0)
         return [...newer.keys()].every((i) => copies[i]!.length === 1)
           ? { named: apartInWords(context, compared, claimOf, [...newer.keys()]) }
           : { unknown: [...newer.values()][0]! };
-      return oneVersion(context, copies, claimOf) ? false : { named: apartInWords(context, compared, claimOf, []) };
+      if (oneVersion(context, copies, claimOf)) return false;
+      return movedEachRound
+        ? { unknown: `the listing moved on while the answers it compares were asked again together, each of ${ROUNDS} times` }
+        : { named: apartInWords(context, compared, claimOf, []) };
     },
   };
 }
@@ -76,22 +83,26 @@ function oneVersion(
  * The compared requests sent again together, each answer judged and kept with its request's (`copies`). Each
  * request goes twice in a row, so that replicas taking requests in turn answer it from two of them; each `round`
  * starts one place further on, so that a pool handing its connections out in the same order each time (connections
- * pinned to replicas) gives each request other connections; a read of the head ends the group.
+ * pinned to replicas) gives each request other connections; a read of the head ends the group. True when one
+ * request's two answers, sent at once, no one version gave (the listing moved on between them).
  */
 async function askTogether(
   context: Pick<OperationContext, 'versions' | 'sendTogether' | 'parameters'>,
   copies: Exchange[][],
   round: number,
   claimOf: (exchange: Exchange) => Claim,
-): Promise<void> {
+): Promise<boolean> {
   const twice = copies.flatMap((_, i) => [i, i]);
   const order = [...twice.slice(round % twice.length), ...twice.slice(0, round % twice.length)];
   const queries = order.map((i) => ({ query: Object.fromEntries(new URL(copies[i]![0]!.request.url).searchParams) }));
   const answers = await Promise.all(context.sendTogether([...queries, { query: headQuery(context) }]));
+  const explained: Exchange[][] = copies.map(() => []);
   for (const [n, i] of order.entries()) {
     const answer = answers[n]!;
-    if ((await context.versions.judge(answer, claimOf(answer))).kind === 'explained') copies[i]!.push(answer);
+    if ((await context.versions.judge(answer, claimOf(answer))).kind === 'explained') explained[i]!.push(answer);
   }
+  for (const [i, pair] of explained.entries()) copies[i]!.push(...pair);
+  return explained.some((pair) => pair.length === 2 && !oneVersion(context, [[pair[0]!], [pair[1]!]], claimOf));
 }
 
 /**

@@ -27,9 +27,12 @@ export interface Settling {
  */
 export async function settled(settling: Settling, scenarios: readonly CheckOutcome[], probe: Exchange): Promise<CheckOutcome[]> {
   const end = await headOverTime(settling.context, probe, settling.reads);
+  // Answers no movement explains (stable_order's finding: a replica stuck, answers alternating): the versions the run
+  // saw include the ones it faults, so what they would explain stands as the checks found it, following from it.
+  if (end.finding) return withOverTime(scenarios, end.finding);
   const judged = await rejudged(scenarios);
-  // One version all run, or answers no movement explains (stable_order's finding): no fresh read can judge better.
-  if (end.still || end.finding) return withOverTime(judged, end.finding);
+  // One version all run: no fresh read can judge better.
+  if (end.still) return judged;
   const settledOnes: CheckOutcome[] = [];
   for (const outcome of judged) {
     // Findings that stand fail the check: those beside them the versions could not tell are the movement's to explain.
@@ -70,8 +73,8 @@ async function judgedAgain(settling: Settling, outcome: CheckOutcome): Promise<C
 }
 
 /** stable_order's outcome with the head's finding over time (a skip for want of records has seen what it checks now). */
-function withOverTime(outcomes: CheckOutcome[], finding: Omit<Failure, 'check' | 'operationId'> | undefined): CheckOutcome[] {
-  if (!finding) return outcomes;
+function withOverTime(outcomes: readonly CheckOutcome[], finding: Omit<Failure, 'check' | 'operationId'> | undefined): CheckOutcome[] {
+  if (!finding) return [...outcomes];
   return outcomes.map((o) => {
     if (o.check !== 'stable_order') return o;
     const { skipReason: _reason, skipCause: _cause, ...seen } = o;
