@@ -1,9 +1,10 @@
 // A finding that compares answers, judged again by the versions rule: each answer alone, then all by one version.
 import type { Exchange, Finding } from '../types.ts';
+import { versionAt } from '../versions/history.ts';
 import type { Claim } from '../versions/rule.ts';
 import type { OperationContext } from './context.ts';
 import { headQuery } from './head-read.ts';
-import { sentClaim } from './listing-query.ts';
+import { sentClaim, sentQuery } from './listing-query.ts';
 
 /** Times the compared requests are asked again together when no one version gave the answers they compare. */
 const ROUNDS = 3;
@@ -51,9 +52,12 @@ export function comparedByVersions(
       const copies = compared.map((exchange) => [exchange]);
       /** Whether, in each round, a request asked twice at once was answered from two versions: data too quick for one. */
       let movedEachRound = true;
-      for (let round = 0; round < ROUNDS && !oneVersion(context, copies, claimOf); round += 1) {
+      let met = oneVersion(context, copies, claimOf);
+      for (let round = 0; round < ROUNDS && !met; round += 1) {
+        // Asked before the &&=, which would skip it once a round did not move.
         const moved = await askTogether(context, copies, round, claimOf);
         movedEachRound &&= moved;
+        met = oneVersion(context, copies, claimOf);
       }
       // An answer newer than any read of the head stands only when every asking of its request was newer too: a
       // replica behind answering it as a version the run read says nothing of the answer the check compared.
@@ -61,7 +65,7 @@ export function comparedByVersions(
         return [...newer.keys()].every((i) => copies[i]!.length === 1)
           ? { named: apartInWords(context, compared, claimOf, [...newer.keys()]) }
           : { unknown: [...newer.values()][0]! };
-      if (oneVersion(context, copies, claimOf)) return false;
+      if (met) return false;
       return movedEachRound
         ? { unknown: `the listing moved on while the answers it compares were asked again together, each of ${ROUNDS} times` }
         : { named: apartInWords(context, compared, claimOf, []) };
@@ -94,7 +98,7 @@ async function askTogether(
 ): Promise<boolean> {
   const twice = copies.flatMap((_, i) => [i, i]);
   const order = [...twice.slice(round % twice.length), ...twice.slice(0, round % twice.length)];
-  const queries = order.map((i) => ({ query: Object.fromEntries(new URL(copies[i]![0]!.request.url).searchParams) }));
+  const queries = order.map((i) => ({ query: sentQuery(copies[i]![0]!) }));
   const answers = await Promise.all(context.sendTogether([...queries, { query: headQuery(context) }]));
   const explained: Exchange[][] = copies.map(() => []);
   for (const [n, i] of order.entries()) {
@@ -119,7 +123,7 @@ function apartInWords(
   const each = compared.map((exchange, i) => {
     if (newer.includes(i)) return `answer ${i + 1} by a version newer than any read of the head showed, each time it was asked`;
     const top = versions.giving(exchange, claimOf(exchange))?.[0];
-    return `answer ${i + 1} by ${top === undefined ? 'none the run read' : versions.describe({ top, tail: versions.history.tails(top).low })}`;
+    return `answer ${i + 1} by ${top === undefined ? 'none the run read' : versions.describe(versionAt(versions.history, top))}`;
   });
   return `no one version of the listing gives the answers it compares (${each.join('; ')}), nor did one when they were asked again together ${ROUNDS} times`;
 }

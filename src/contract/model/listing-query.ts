@@ -62,9 +62,15 @@ export function queryClaim(parameters: ListingParameters, query: Readonly<Record
   return { term: query[parameters.search.name] ?? '', page: { offset: (page - first) * size, size } };
 }
 
+/**
+ * The query the request of `exchange` sent, a parameter given twice by its last value.
+ * @example
+ * sentQuery(exchange); // { page: '2', pageSize: '10' }
+ */
+export const sentQuery = (exchange: Exchange): Record<string, string> => Object.fromEntries(new URL(exchange.request.url).searchParams);
+
 /** What the request of `exchange` claimed, read from the query it sent (see queryClaim). */
-export const sentClaim = (parameters: ListingParameters, exchange: Exchange): Claim =>
-  queryClaim(parameters, Object.fromEntries(new URL(exchange.request.url).searchParams));
+export const sentClaim = (parameters: ListingParameters, exchange: Exchange): Claim => queryClaim(parameters, sentQuery(exchange));
 
 /** Records skipped before a page at which a database's OFFSET starts to cost: a page "far in". */
 const FAR_IN = 1_000;

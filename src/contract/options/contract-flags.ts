@@ -177,10 +177,11 @@ export type SettledOptions = ContractOptions & Required<Pick<ContractOptions, 's
  * const settled = withDefaults({ target, document }); // settled.concurrency === 8
  */
 export function withDefaults(options: ContractOptions): SettledOptions {
-  const defaults = Object.entries(CONTRACT_DEFAULTS).map(([name, value]) => [name, options[name as Defaulted] ?? value]);
+  const applied: { [K in Defaulted]: number } = { ...CONTRACT_DEFAULTS };
+  for (const name of Object.keys(applied) as Defaulted[]) applied[name] = options[name] ?? CONTRACT_DEFAULTS[name];
   return {
     ...options,
-    ...(Object.fromEntries(defaults) as Record<Defaulted, number>),
+    ...applied,
     strict: options.strict ?? false,
     seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
   };

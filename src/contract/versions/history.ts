@@ -1,7 +1,7 @@
 // The history of one listing's versions as the run saw them: which version each read of its head showed, and when;
 // which versions an answer may come from (the rule's admissible versions), and how stale the listing was seen to be.
 import type { ConsistencyFigures } from '../types.ts';
-import { createLineage, type Lineage, type Matcher } from './lineage.ts';
+import { createLineage, type Lineage, type Matcher, type Version } from './lineage.ts';
 
 type Json = Record<string, unknown>;
 
@@ -81,6 +81,13 @@ export interface ListingHistory {
   figures(): ConsistencyFigures;
   readonly sightings: readonly Sighting[];
 }
+
+/**
+ * The version of `top`, with the lowest tail the run allows it: the one a verdict or a finding names.
+ * @example
+ * versions.describe(versionAt(history, 304)); // "the listing of 304 records whose newest is …"
+ */
+export const versionAt = (history: Pick<ListingHistory, 'tails'>, top: number): Version => ({ top, tail: history.tails(top).low });
 
 /**
  * An empty history; `base` starts it.

@@ -2,7 +2,7 @@
 import { identities, identity, recordsOf } from '../records.ts';
 import type { Exchange } from '../types.ts';
 import { duration } from '../../shared/duration.ts';
-import { createHistory, type HeadRead, type ListingHistory, type Span } from './history.ts';
+import { createHistory, type HeadRead, type ListingHistory, type Span, versionAt } from './history.ts';
 import type { Matcher, Version } from './lineage.ts';
 import { explain, expectedOf, givingTops, olderGiving, type Claim, type Explanation, type Shown } from './rule.ts';
 
@@ -286,7 +286,7 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
     case 'newer': {
       const history = versions.history;
       const newest = history.seen()!.newest;
-      const closest = { top: newest, tail: history.tails(newest).low };
+      const closest = versionAt(history, newest);
       const expected = describeShown(expectedOf(history.lineage()!, claim, closest) ?? {}, shown);
       return {
         kind: 'unexplained',
@@ -297,7 +297,7 @@ function words(versions: ListingVersions, verdict: Explanation, claim: Claim, sh
     case 'stale': {
       const lineage = versions.history.lineage()!;
       const high = versions.history.admissible(span, 0)!.high;
-      const left = versions.describe({ top: high, tail: versions.history.tails(high).low });
+      const left = versions.describe(versionAt(versions.history, high));
       return {
         kind: 'unexplained',
         why: `only ${versions.describe(verdict.version)} gives it, a version older than the run's reads of the listing had left behind when it was sent (they showed ${left}), by more than the staleness measured and --max-staleness allow`,

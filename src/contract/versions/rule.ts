@@ -1,5 +1,5 @@
 // The one rule: an answer passes when a version of the listing admissible for its time explains it.
-import type { ListingHistory, Span } from './history.ts';
+import { type ListingHistory, type Span, versionAt } from './history.ts';
 import type { Lineage, Version } from './lineage.ts';
 
 /**
@@ -150,7 +150,7 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   if (found)
     return {
       kind: 'explained',
-      version: { top: found.top, tail: history.tails(found.top).low },
+      version: versionAt(history, found.top),
       staleMs: history.agedBy(found.top, answer.span.sent),
     };
   const older = olderFit(history, lineage, answer, range.low);
@@ -159,7 +159,7 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   if (admissible.fits.some((f) => f.fit === undefined)) return { kind: 'unknown', why: 'it needs records past those read (--max-pages)' };
   // None admissible (reads of the head went back in time, as replicas apart do): the newest the run had read.
   const top = Math.max(range.high, range.low);
-  const closest = { top, tail: history.tails(top).low };
+  const closest = versionAt(history, top);
   return {
     kind: 'unexplained',
     closest,
@@ -203,7 +203,7 @@ function olderFit(history: ListingHistory, lineage: Lineage, answer: Answer, bel
     const needMs = history.agedBy(top, answer.span.sent);
     if (needMs > answer.maxStaleMs) return undefined;
     if (fits(lineage, answer.claim, top, history.tails(top), answer.shown))
-      return { kind: 'stale', version: { top, tail: history.tails(top).low }, needMs };
+      return { kind: 'stale', version: versionAt(history, top), needMs };
   }
   return undefined;
 }
