@@ -7,6 +7,7 @@ import type { Exchange } from '../types.ts';
 import type { OperationContext } from './context.ts';
 import { LISTING_READ, pageQuery } from './listing-query.ts';
 import { countSent } from '../versions/listing-versions.ts';
+import { pageAround } from './page-around.ts';
 
 /** Reads of the listing again, at most, when a read repeated a record or the listing moved under it. */
 const READS_AGAIN = 3;
@@ -130,7 +131,7 @@ async function readListing1(
     if (!full) {
       // Read from versions apart (records arrived, counts that differ: replicas), its last page may have come from
       // one shorter than the page before it: the records it left out are found past the end.
-      if (moved || new Set(pageExchanges.map((e) => read.count?.(e))).size > 1) await mendTail(read, first, records, seen);
+      if (moved || new Set(pageExchanges.map((e) => read.count?.(e))).size > 1) await mendTail(read, first, size, records, seen);
       return done({ ...base, records, complete: true, pages: n + 1 });
     }
   }
@@ -203,21 +204,27 @@ async function findEnd(read: PageReader, size: number, prefixLast: ReadPage, see
   };
 }
 
-/** Rounds of reads at the end of a listing read from versions apart, and the size of the pages read there. */
+/** Rounds of reads at the end of a listing read from versions apart. */
 const TAIL_ROUNDS = 4;
-const TAIL_PAGE = 10;
 
 /**
- * The records a read from versions apart left out at its tail: the page holding its oldest record read and the
- * page after (records arriving since push it on), each answer alone (pages of one answer come from one version,
+ * The records a read from versions apart left out at its tail: a page holding its oldest record read in its middle
+ * (see pageAround) and the page after (records arriving since push it on), each answer alone (pages of one answer come from one version,
  * two answers may not), appending what follows that record unread, in the answer's order, until none does. A
  * target answering a page past the end with the last records again shows ones already read.
  */
-async function mendTail(read: PageReader, first: number, records: Record<string, unknown>[], seen: Set<string>): Promise<void> {
+async function mendTail(
+  read: PageReader,
+  first: number,
+  largest: number,
+  records: Record<string, unknown>[],
+  seen: Set<string>,
+): Promise<void> {
   for (let round = 0; round < TAIL_ROUNDS && records.length > 0; round += 1) {
     const oldest = identity(records.at(-1)!);
-    const page = Math.floor((records.length - 1) / TAIL_PAGE);
-    const answers = await Promise.all([page, page + 1].map((p) => read(first + p, TAIL_PAGE)));
+    // A page ending on it shows nothing after it; mid-page, a replica a few records apart still shows it.
+    const { index, size } = pageAround(records.length - 1, largest);
+    const answers = await Promise.all([index, index + 1].map((p) => read(first + p, size)));
     const after = answers.map((answer) => {
       const batch = recordsOf(answer) ?? [];
       const at = batch.findIndex((record) => identity(record) === oldest);

@@ -10,7 +10,7 @@ import type { Judges } from '../model/judges.ts';
 import type { Track } from '../client/exchange-recorder.ts';
 import { createPairTally } from '../model/pair-tally.ts';
 import { listingTotal } from '../model/listing.ts';
-import { pageAround } from './page-around.ts';
+import { pageAround } from '../model/page-around.ts';
 import { createListingVersions, type ListingVersions } from '../versions/listing-versions.ts';
 import { headQuery, isHeadRead } from '../model/head-read.ts';
 import { containsTerm } from '../material/search-term.ts';

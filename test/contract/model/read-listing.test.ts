@@ -206,6 +206,21 @@ describe('reading a listing whose records move while it is read', () => {
     expect(numbers(listing)).toEqual([...numbers(listing)].sort((a, b) => b - a));
   });
 
+  it('finds the oldest record left out when the page ending on the oldest read comes from the replica ahead', async () => {
+    // Pages 1-3 from A (301 records), page 4 from B (300, empty there); later pages of ten alike, by page number:
+    // the page ending on the oldest record read comes from A, the page after it from B, each time it is asked.
+    const listing = await readListing(
+      countedReader((page) => (page <= 3 || page % 10 === 0 ? 301 : 300)),
+      1,
+      100,
+      50,
+      1,
+    );
+    expect(listing.complete).toBe(true);
+    expect(listing.records.at(-1)?.id).toBe('r0');
+    expect(numbers(listing)).toEqual([...numbers(listing)].sort((a, b) => b - a));
+  });
+
   it('places the records it finds at the tail in the order one answer shows them, whichever replicas answer', async () => {
     // A three records ahead of B, requests taking turns, and a record arriving every seventh request: records
     // found at the tail by offsets answered by either replica came out of order.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pageAround } from '../../../src/contract/run/page-around.ts';
+import { pageAround } from '../../../src/contract/model/page-around.ts';
 
 describe('pageAround', () => {
   it('gives a page of at most the largest size that holds the offset', () => {

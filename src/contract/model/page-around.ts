@@ -1,8 +1,9 @@
-// Where to read across a seam of a listing read in pages: a page whose middle holds it.
+// Where to read around one record of a listing read in pages (a seam, the oldest record read): a page whose middle holds it.
 
 /**
  * A page (its index from the first, and its size, near 20 and at most `largest`) whose middle half holds `offset`:
- * the records a torn read skipped stand just above the seam, and records arriving since move it down by a few.
+ * records a torn read skipped stand just above a seam, records arriving since move it down by a few, and a page
+ * ending on the oldest record read shows nothing after it.
  *
  * @example
  * pageAround(100, 100); // { index: 4, size: 22 }: offsets 88..109
