@@ -10,13 +10,15 @@ import type { GeneratedRequest } from '../material/generated-request.ts';
 import type { Exchange } from '../types.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { caseAmbiguous } from '../material/case-forms.ts';
+import { newestSearched } from '../explore/newest-searched.ts';
 
 /**
  * Generated requests judged against the model under the spec's assumptions (warnings): the records a
  * term finds (a case-insensitive substring of any string field; empty means all), in the listing's order,
  * and 200 [] past the end. A listing longer than --max-pages is judged where its records are known (the
  * pages read, past the end found); a search narrows it, and a search's answer that fits in --max-pages is
- * judged whole: the records read that contain the term first, in order, and every result containing it.
+ * judged whole: the records read that contain the term first, in order, and every result containing it. Last, a
+ * record that arrived during the run is searched for (see newestSearched).
  */
 export const exploreSearch: ScenarioCheck = {
   name: 'explore_search',
@@ -24,10 +26,18 @@ export const exploreSearch: ScenarioCheck = {
   group: 'exploration',
   background: true,
   grows: 'covering',
-  description: 'generated searches and pages find exactly the records the model expects, in order, 200 [] past the end (assumed)',
+  description:
+    'generated searches and pages find exactly the records the model expects, in order, 200 [] past the end, and a record that arrived during the run (assumed)',
   evidence:
     'the listing read to its end (or its end found) with at least 1 record, and generated requests answered without a 5xx or redirect',
-  run: (context) => exploreModel(context, 'every generated request needed records beyond those read', judgeSearch),
+  run: async (context) => {
+    const explored = await exploreModel(context, 'every generated request needed records beyond those read', judgeSearch);
+    // Last, once records had time to arrive: one of them searched for (see newestSearched).
+    const newest = await newestSearched(context);
+    if (!newest) return explored;
+    if ('skip' in explored) return [newest];
+    return Array.isArray(explored) ? [...explored, newest] : { ...explored, findings: [...explored.findings, newest] };
+  },
 };
 
 /** One generated request's records against those the model expects. */
