@@ -25,8 +25,8 @@ describe('answers that differ by connection', () => {
     expect(report.reason).toMatch(/^1 check failed \(stable_order\)/);
   });
 
-  it('a balancer pinning each connection to one of two replicas, one an alert behind, is conformant', async () => {
-    const report = await run(replicasPinnedByConnection());
+  it('a balancer pinning each connection to one of two replicas, one an alert behind for 3 s, is conformant', async () => {
+    const report = await run(replicasPinnedByConnection(3_000));
     const problems = report.outcomes
       .filter((o) => o.status === 'failed' || o.status === 'warned' || o.skipCause === 'no-evidence')
       .map((o) => `${o.operationId} ${o.check}: ${o.failures[0]?.message ?? o.skipReason}`);

@@ -1,5 +1,6 @@
 // The mock over node:http, answering each request as the connection it came on decides: a server keeping state
-// per keep-alive connection (broken), and a layer-4 balancer pinning each connection to one replica (conformant).
+// per keep-alive connection (broken), and a layer-4 balancer pinning each connection to one replica (conformant while
+// the replica behind catches up).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
@@ -40,20 +41,24 @@ export function searchKeptPerConnection() {
   });
 }
 
-/** Two replicas, the second one alert behind, each connection pinned to one of them in turn, as a layer-4 balancer does. */
-export function replicasPinnedByConnection() {
+/**
+ * Two replicas, each connection pinned to one of them in turn, as a layer-4 balancer does; the second one alert
+ * behind until `catchUpMs` after the start, then caught up (a replica lagging, not stuck: one stuck behind for longer
+ * than --max-staleness is a finding once the run sees both).
+ */
+export function replicasPinnedByConnection(catchUpMs: number) {
   const newer = getRequestListener(createApp({ spec, data: dataset }).fetch);
   const older = getRequestListener(createApp({ spec, data: { ...dataset, alerts: dataset.alerts!.slice(1) } }).fetch);
-  const pinned = new WeakMap<Socket, Listener>();
+  const pinned = new WeakMap<Socket, boolean>();
+  const started = performance.now();
   let connections = 0;
   return listen((socket, url) => {
-    let listener = pinned.get(socket);
-    if (!listener) {
+    if (!pinned.has(socket)) {
       connections += 1;
-      listener = connections % 2 ? newer : older;
-      pinned.set(socket, listener);
+      pinned.set(socket, connections % 2 === 0);
     }
-    return { listener, url };
+    const behind = pinned.get(socket) === true && performance.now() - started < catchUpMs;
+    return { listener: behind ? older : newer, url };
   });
 }
 
