@@ -1,5 +1,5 @@
 import { preview } from '../model/answers.ts';
-import { identities, recordsOf } from '../records.ts';
+import { identities, identity, recordsOf } from '../records.ts';
 import type { OperationContext } from '../model/context.ts';
 import type { Listing } from '../model/listing.ts';
 import type { ScenarioCheck } from '../model/check.ts';
@@ -53,7 +53,10 @@ async function judgeSearch(
   const term = request.term?.text ?? '';
   const start = (request.page - 1) * request.size;
   const where = `page ${request.page} of size ${request.size}${request.term ? ` searching ${JSON.stringify(preview(term, 40))}` : ''}`;
-  const expected = await expectedResults(state, listing, term, start, request.size);
+  // Whether the run has seen the listing move: its end found at the start then says nothing of now.
+  const seen = context.versions.history.seen();
+  const moved = seen !== undefined && seen.newest !== seen.oldest;
+  const expected = await expectedResults(state, listing, term, { start, size: request.size, moved });
   if ('judgement' in expected) return expected.judgement;
   // Judged against what the expectation rests on: the model's pages, or the target's whole answer.
   const fail = (message: string, want: string, actual: string, shown: Exchange = exchange): Judgement => ({
@@ -113,10 +116,12 @@ type Expected =
 
 /**
  * The records the model expects at start..start+size-1 with no search, on a listing longer than --max-pages: the
- * pages read, and nothing past its end; between them, not known.
+ * pages read, and nothing past its end; between them, not known, nor past the end once the listing `moved` (records
+ * arriving move its end; page_past_end judges that by the versions).
  */
-function expectedOfPages(model: ExplorationState['model'], start: number, size: number): Expected {
+function expectedOfPages(model: ExplorationState['model'], start: number, size: number, moved: boolean): Expected {
   const total = model.total!;
+  if (start >= total && moved) return { judgement: { kind: 'beyond' } };
   if (start >= total) return { records: [], how: `the listing ends after ${total} records`, rests: model.sizeExchanges };
   if (start + size <= model.records.length)
     return {
@@ -127,8 +132,13 @@ function expectedOfPages(model: ExplorationState['model'], start: number, size: 
   return { judgement: { kind: 'beyond' } };
 }
 
-/** The records the model expects at start..start+size-1 for `term`, or why that is not known. */
-async function expectedResults(state: ExplorationState, listing: Listing, term: string, start: number, size: number): Promise<Expected> {
+/** The records the model expects at start..start+size-1 for `term`, or why that is not known (`moved`: see expectedOfPages). */
+async function expectedResults(
+  state: ExplorationState,
+  listing: Listing,
+  term: string,
+  { start, size, moved }: { readonly start: number; readonly size: number; readonly moved: boolean },
+): Promise<Expected> {
   const { model, reference } = state;
   // A term the case mappings disagree on has no one right set: judged on the target's whole answer instead.
   if (model.complete && !caseAmbiguous(term)) {
@@ -139,13 +149,16 @@ async function expectedResults(state: ExplorationState, listing: Listing, term: 
       rests: model.pageExchanges,
     };
   }
-  if (term === '') return expectedOfPages(model, start, size);
+  if (term === '') return expectedOfPages(model, start, size, moved);
   const whole = await reference.whole(term, listing.maxPages);
   if ('unusable' in whole) return { judgement: { kind: 'unusable', exchange: whole.unusable } };
   if (!whole.complete) return { judgement: { kind: 'beyond' } };
-  // The answer must hold the records read that contain the term first, in order, and only records that contain it.
+  // The answer must hold the records read that contain the term first, in order, and only records that contain it;
+  // once the listing moved, after those that arrived since it was read (newer than any read, at its head).
   const head = identities(model.matches(term));
-  const got = identities(whole.records.slice(0, head.length));
+  const arrived = moved ? whole.records.findIndex((r) => model.has(identity(r))) : 0;
+  const lead = arrived < 0 ? whole.records.length : arrived;
+  const got = identities(whole.records.slice(lead, lead + head.length));
   const shown = whole.first;
   // The target's whole answer, and the pages read whose records containing the term must lead it.
   const rests = [...whole.exchanges, ...model.pageExchanges];

@@ -1,12 +1,13 @@
 import { describeAnswers, needRecords, unanswered } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
-import { needListing, listingTotal, pagesHolding, type Listing } from '../model/listing.ts';
+import { needListing, listingTotal, pagesHolding, type Listing, type ReadPage } from '../model/listing.ts';
 import { pageQuery, firstPage } from '../model/listing-query.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import { partly } from '../model/skip.ts';
 import type { Exchange, Finding } from '../types.ts';
 import { comparedByVersions } from '../model/compared-by-versions.ts';
+import { AGAIN_TOGETHER, askedTogether } from '../model/asked-together.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is
@@ -23,7 +24,7 @@ export const paginationConsistency: ScenarioCheck = {
     const listing = await context.listing();
     const missing = needListing(listing, 1);
     if (missing) return missing;
-    const findings: Finding[] = listing.repeated ? [repeatedFinding(context, listing)] : farPages(listing);
+    const findings: Finding[] = listing.repeated ? [repeatedFinding(context, listing)] : await farPages(context, listing);
     const first = firstPage(context.parameters);
     const queries = [...[0, 1, 2].map((k) => pageQuery(context, first + k, 2)), pageQuery(context, first, 6)];
     const small = await Promise.all(queries.slice(0, 3).map((query) => context.send(query)));
@@ -145,37 +146,65 @@ async function withoutPageSize(context: OperationContext, listing: Listing): Pro
   };
 }
 
-/** Adjacent pages read beyond the prefix share no record, and each one before the last page is full. */
-function farPages(listing: Listing): Finding[] {
+/**
+ * Adjacent pages read beyond the prefix share no record, and each one before the last page is full. Read one after
+ * another as the end was looked for, records arriving meanwhile push a page's last records onto the next: a pair
+ * that breaks the rule is asked again together (see askedTogether), and stands only when it breaks it each time.
+ */
+async function farPages(context: OperationContext, listing: Listing): Promise<Finding[]> {
   const end = listing.end;
   if (!end) return [];
   // A page repeating the last one is not among them: records past the end are page_past_end's, not an overlap.
   const pages = end.pages;
   const findings: Finding[] = [];
   for (const [i, page] of pages.entries()) {
-    const next = pages[i + 1];
-    if (page.page < end.last.page && page.records.length !== listing.size) {
-      findings.push({
-        severity: 'error',
-        message: `page ${page.page} of size ${listing.size} holds ${page.records.length} records, though later pages have records`,
-        expected: `${listing.size} records`,
-        actual: `${page.records.length} records`,
-        exchange: page.exchange,
-      });
-    }
-    if (next?.page !== page.page + 1) continue;
-    const ids = new Set(identities(page.records));
-    const shared = identities(next.records).filter((id) => ids.has(id));
-    if (shared.length > 0) {
-      findings.push({
-        severity: 'error',
-        message: `pages ${page.page} and ${next.page} of size ${listing.size} share ${shared.length} record${shared.length === 1 ? '' : 's'}`,
-        expected: 'every record on one page only',
-        actual: `${shared.slice(0, 3).join(', ')} on both`,
-        exchange: next.exchange,
-        exchanges: [page.exchange, next.exchange],
-      });
-    }
+    const next = pages[i + 1]?.page === page.page + 1 ? pages[i + 1] : undefined;
+    const found = farPair(listing.size, page, next, page.page < end.last.page);
+    if (found.length === 0) continue;
+    const queries = [page.page, page.page + 1].map((p) => pageQuery(context, p, listing.size));
+    const again = await askedTogether(context, queries, ([a, b]) => {
+      const [ra, rb] = [recordsOf(a!), recordsOf(b!)];
+      return (
+        ra !== undefined &&
+        rb !== undefined &&
+        farPair(listing.size, { ...page, records: ra }, { ...page, page: page.page + 1, records: rb }, rb.length > 0).length === 0
+      );
+    });
+    if (!again.agreed)
+      findings.push(
+        ...found.map((f) => ({
+          ...f,
+          message: f.message + AGAIN_TOGETHER,
+          exchanges: [...(f.exchanges ?? [f.exchange!]), ...again.answers],
+        })),
+      );
+  }
+  return findings;
+}
+
+/** What breaks the rule in a page read far in and the page after it (when read): short before the last, records shared. */
+function farPair(size: number, page: ReadPage, next: ReadPage | undefined, beforeLast: boolean): Finding[] {
+  const findings: Finding[] = [];
+  if (beforeLast && page.records.length !== size) {
+    findings.push({
+      severity: 'error',
+      message: `page ${page.page} of size ${size} holds ${page.records.length} records, though later pages have records`,
+      expected: `${size} records`,
+      actual: `${page.records.length} records`,
+      exchange: page.exchange,
+    });
+  }
+  const ids = new Set(identities(page.records));
+  const shared = identities(next?.records ?? []).filter((id) => ids.has(id));
+  if (next && shared.length > 0) {
+    findings.push({
+      severity: 'error',
+      message: `pages ${page.page} and ${next.page} of size ${size} share ${shared.length} record${shared.length === 1 ? '' : 's'}`,
+      expected: 'every record on one page only',
+      actual: `${shared.slice(0, 3).join(', ')} on both`,
+      exchange: next.exchange,
+      exchanges: [page.exchange, next.exchange],
+    });
   }
   return findings;
 }

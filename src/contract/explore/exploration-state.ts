@@ -42,7 +42,7 @@ export interface ExplorationState {
    * sends (the requests a judge is about to make) at the same time, so all see one moment; when the listing differs
    * from the model (other records, order, or content), the model is the listing read now, and `changed` is
    * true. `read` is the listing read, serialized (to tell whether two reads agree), when it was read whole. A
-   * listing longer than --max-pages is not read again (changed false, no read).
+   * listing longer than --max-pages is not read again (changed false, no read); what `prefetch` sends is.
    */
   resync(prefetch?: () => Promise<unknown>): Promise<Resync>;
 }
@@ -93,13 +93,18 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         },
         sendAhead: async (generated: GeneratedRequest) => generated.credentials === undefined && live.send(live.resolve(generated).query),
         async resync(prefetch?: () => Promise<unknown>): Promise<Resync> {
-          if (!live.model.complete) return { changed: false };
-          // From the model as last read, not as first read: a listing that grew during the run must still be
-          // read all at once, else its last pages come from a later moment than the rest.
-          const ahead = Math.min(listing.maxPages, Math.floor(live.model.records.length / listing.size) + 2);
           // The requests and reference pages start afresh either way: one of them may be what went stale.
           live.send = createQueryMemo(context);
           live.reference = createReferencePages(context, live.send);
+          // Past --max-pages the listing is not read again (its head, read before and after, tells one moment), but
+          // what the judge compares is asked afresh, at once: answers kept from before would be judged as new.
+          if (!live.model.complete) {
+            await prefetch?.();
+            return { changed: false };
+          }
+          // From the model as last read, not as first read: a listing that grew during the run must still be
+          // read all at once, else its last pages come from a later moment than the rest.
+          const ahead = Math.min(listing.maxPages, Math.floor(live.model.records.length / listing.size) + 2);
           const [fresh] = await Promise.all([
             readListing(listingPages(context), firstPage(context.parameters), listing.size, listing.maxPages, context.seed, ahead),
             prefetch?.(),

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { runContract } from '../../../src/contract/run/run-contract.ts';
+import { KEY, spec } from '../../helpers.ts';
+import { LONG_LISTING_VARIANTS, longListing } from '../targets/long-listing.ts';
+import { growing, liveTarget } from '../targets/live-targets.ts';
+import { problems, run } from './live-runs.ts';
+
+/** The checks that judge pages read past --max-pages (the end looked for, pairs sampled on the way) against it. */
+const FAR = ['pagination_consistency', 'page_size_conformance', 'page_past_end'];
+
+describe('pages past --max-pages read while records arrive: asked again together before a finding', () => {
+  it.each([
+    [3, 1],
+    [10, 1],
+    [3, 2],
+    [10, 2],
+  ])(
+    'a listing longer than --max-pages, an alert arriving every %i requests (--max-pages %i): every check passes',
+    async (every, maxPages) => {
+      // Read one after another as the end is looked for, pages share the record an arrival pushed on, the end moves,
+      // answers kept from before are stale, and the records read that a term finds no longer lead its answer.
+      const report = await run(liveTarget(growing(every)), undefined, { maxPages });
+      expect(problems(report)).toEqual([]);
+      expect(report.outcomes.filter((o) => o.status === 'warned').map((o) => `${o.check}: ${o.failures[0]?.message}`)).toEqual([]);
+      expect(report.verdict).toBe('conformant');
+    },
+  );
+
+  it.each(LONG_LISTING_VARIANTS.filter((v) => FAR.includes(v.caughtBy)).map((v) => [v.name, v] as const))(
+    'still catches %s: it breaks the rule each time the pages are asked together',
+    async (_, variant) => {
+      const report = await runContract({
+        target: 'http://long.test',
+        apiKey: KEY,
+        document: spec.document,
+        fetch: longListing({ variant }),
+        seed: 5,
+        checks: [variant.caughtBy],
+      });
+      const failures = report.outcomes.find((o) => o.check === variant.caughtBy && o.operationId === 'listAlerts')?.failures ?? [];
+      expect(failures.map((f) => f.message)).toContainEqual(expect.stringMatching(/, and again when asked together 3 times$/));
+    },
+  );
+});
