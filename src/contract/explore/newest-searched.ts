@@ -11,10 +11,9 @@ import type { Finding } from '../types.ts';
  * The newest record at the listing's head that every replica seen holds, when it arrived during the run (the listing
  * as first read lacks it), searched for by a value only it holds. An index that never takes in new records shows only
  * to a search that should find one of them, and the terms drawn from the listing as first read may miss every one.
- * Judged by the versions
- * rule: while a version younger than --max-staleness explains the answer it is asked again (an index behind catches
- * up, and its lag is measured); a finding once none does. Undefined when nothing arrived, the record holds no value
- * of its own, or the answer passes.
+ * Judged by the versions rule: while a version younger than --max-staleness explains the answer it is asked again (an
+ * index behind catches up, and its lag is measured); a finding once none does. Undefined when nothing arrived, the
+ * record holds no value of its own, or the answer passes.
  *
  * @example
  * const finding = await newestSearched(context); // after the run's other searches: records had time to arrive

@@ -209,9 +209,9 @@ const TAIL_ROUNDS = 4;
 
 /**
  * The records a read from versions apart left out at its tail: a page holding its oldest record read in its middle
- * (see pageAround) and the page after (records arriving since push it on), each answer alone (pages of one answer come from one version,
- * two answers may not), appending what follows that record unread, in the answer's order, until none does. A
- * target answering a page past the end with the last records again shows ones already read.
+ * (see pageAround) and the page after (records arriving since push it on), each answer alone (pages of one answer
+ * come from one version, two answers may not), appending what follows that record unread, in the answer's order,
+ * until none does. A target answering a page past the end with the last records again shows ones already read.
  */
 async function mendTail(
   read: PageReader,
