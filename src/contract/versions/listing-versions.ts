@@ -94,7 +94,13 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       if (!shown) return { kind: 'unknown', why: 'the answer shows no records or count to judge' };
       // Edits show where answers show records: a search's records tell what changed deep in the listing.
       takeIn(versions, reads, exchange, claim);
-      const first = await explainReading(exchange, shown, claim);
+      let first = await explainReading(exchange, shown, claim);
+      // An older version's answer before any read of the head after it: the version current when it was made may be
+      // one the run has not seen yet (a window's count for a term goes down and up again as records come and go).
+      if (first.kind === 'stale' && !history.sightings.some((s) => s.sent >= exchange.span!.answered)) {
+        await reads.readHead();
+        first = await explainReading(exchange, shown, claim);
+      }
       // A search asked again, judged by the rule (undefined when its answer shows nothing to judge).
       const askAgain: AskAgain | undefined =
         kindOf(claim) === 'search' && again

@@ -407,6 +407,10 @@ describe("a listing's versions: the rule with the reads it makes", () => {
       span: at,
     }) as unknown as Exchange;
 
+  /** An answer of `shown` records sending `count` in X-Total-Count. */
+  const countedAnswer = (shown: readonly Record<string, unknown>[], at: { sent: number; answered: number }, count: number) =>
+    ({ ...answer(shown, at), response: { status: 200, headers: { 'x-total-count': String(count) }, json: shown } }) as unknown as Exchange;
+
   it('replicas seen apart: a count from the replica ahead is judged again after up to four reads of the head, each of which may come from the one behind', async () => {
     const headReads: number[] = [];
     const versions = createListingVersions(
@@ -432,6 +436,29 @@ describe("a listing's versions: the rule with the reads it makes", () => {
     } as unknown as Exchange;
     expect(await versions.judge(counted, { term: '', count: true })).toEqual({ kind: 'explained' });
     expect(headReads).toHaveLength(4);
+  });
+
+  it('a search answered as an older version before any read of the head after it: the head is read, and the version current then explains it', async () => {
+    // A window of 10 sliding by one record a version: the records holding "hit" go 1, 0, 1 as r11 and r12 arrive.
+    const tagged = (n: number) => records(n).map((r) => ({ ...r, tag: ['r1', 'r12'].includes(r.id) ? 'hit' : 'miss' }));
+    let reads = 0;
+    const versions = createListingVersions(
+      {
+        readHead: async () => {
+          reads += 1;
+          versions.sighting(countedAnswer(tagged(12).slice(0, 5), span(300), 10), 5);
+        },
+        countHeader: 'x-total-count',
+        matches: containsTerm,
+      },
+      10_000,
+    );
+    versions.history.base(tagged(10), true, span(0, 10));
+    versions.sighting(countedAnswer(tagged(11).slice(0, 5), span(50), 10), 5);
+    // Sent after the version of r11 was seen, it counts 1: so did the version before it, and so does the one of r12.
+    const search = countedAnswer([], span(200), 1);
+    expect(await versions.judge(search, { term: 'hit', count: true })).toEqual({ kind: 'explained' });
+    expect(reads).toBe(1);
   });
 
   it('--max-staleness 0: a page of a version the run had left behind when it was sent is a finding naming both versions', async () => {
