@@ -1,6 +1,7 @@
 import { answered, describeAnswers, preview } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
 import { AGAIN_TOGETHER, askedTogether, endShown } from '../model/asked-together.ts';
+import { countSent } from '../versions/listing-versions.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import { listingTotal, needListing, sizeExchanges, type Listing } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
@@ -100,8 +101,8 @@ async function repeatedPastEnd(context: OperationContext, listing: Listing): Pro
 
 /**
  * A page of `size` past the end, read together with the last pages at the largest size `max` that show where the
- * listing ends at that moment; looked for again from there when the listing grew past the page (records arriving),
- * up to 3 times. Undefined when no read showed the end behind its page.
+ * listing ends at that moment (or by the count it sent itself); looked for again from there when the listing grew
+ * past the page (records arriving), up to 3 times. Undefined when no read showed the end behind its page.
  */
 async function pastEndTogether(context: OperationContext, max: number, total: number, size: number) {
   let guess = total;
@@ -110,7 +111,8 @@ async function pastEndTogether(context: OperationContext, max: number, total: nu
     const page = Math.floor(guess / size) + 2;
     const queries = [pageQuery(context, atEnd, max), pageQuery(context, atEnd + 1, max), pageQuery(context, page, size)];
     const answers = await Promise.all(context.sendTogether(queries.map((query) => ({ query }))));
-    const shown = endShown(atEnd, max, answers.slice(0, 2).map(recordsOf));
+    // Where the listing ended as the page past it answered: its own count, else the last pages read with it.
+    const shown = countSent(context.operation.paging.count, answers[2]!) ?? endShown(atEnd, max, answers.slice(0, 2).map(recordsOf));
     if (shown !== undefined && (page - 1) * size >= shown) return { page, total: shown, exchange: answers[2]!, answers };
     guess = shown ?? (atEnd + 1) * max;
   }

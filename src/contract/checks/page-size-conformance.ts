@@ -7,6 +7,7 @@ import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
 import { AGAIN_TOGETHER, askedTogether, endShown } from '../model/asked-together.ts';
+import { countSent } from '../versions/listing-versions.ts';
 
 /**
  * A page holds pageSize records, or all the rest on the last page. Past --max-pages, the end the kit found
@@ -74,6 +75,11 @@ async function endAtAnotherSize(
 ): Promise<{ findings: Finding[]; notObserved: string[] }> {
   const other = size === 7 ? 6 : 7;
   const last = Math.max(1, Math.ceil(total / other));
+  /** Whether page `page` of size `per` holds what the count its own answer sent leaves there (false without one). */
+  const holdsItsCount = (page: number, per: number, exchange: Exchange) => {
+    const counted = countSent(context.operation.paging.count, exchange);
+    return counted !== undefined && recordsOf(exchange)?.length === Math.min(per, Math.max(0, counted - (page - 1) * per));
+  };
   const findings: Finding[] = [];
   const unseen: { label: string; exchange: Exchange }[] = [];
   const pages = [
@@ -99,13 +105,24 @@ async function endAtAnotherSize(
   // The end was found earlier, at moments apart: records arriving since move it. Both sizes' last pages, asked
   // together, must end the listing at one place.
   const atEnd = Math.max(1, Math.ceil(total / size));
-  const queries = [last, last + 1].map((p) => pageQuery(context, p, other));
-  const again = await askedTogether(context, [...queries, ...[atEnd, atEnd + 1].map((p) => pageQuery(context, p, size))], (answers) => {
-    const [a, b, endA, endB] = answers.map(recordsOf);
-    const now = endShown(atEnd, size, [endA, endB]);
-    const holds = (page: number) => Math.min(other, Math.max(0, now! - (page - 1) * other));
-    return now !== undefined && a?.length === holds(last) && b?.length === holds(last + 1);
-  });
+  const asked = [
+    [last, other],
+    [last + 1, other],
+    [atEnd, size],
+    [atEnd + 1, size],
+  ] as const;
+  const again = await askedTogether(
+    context,
+    asked.map(([p, per]) => pageQuery(context, p, per)),
+    (answers) => {
+      // Each page as its own count says, at both sizes: on a server answering one at a time, records arrive between them.
+      if (answers.every((answer, i) => holdsItsCount(asked[i]![0], asked[i]![1], answer))) return true;
+      const [a, b, endA, endB] = answers.map(recordsOf);
+      const now = endShown(atEnd, size, [endA, endB]);
+      const holds = (page: number) => Math.min(other, Math.max(0, now! - (page - 1) * other));
+      return now !== undefined && a?.length === holds(last) && b?.length === holds(last + 1);
+    },
+  );
   if (again.agreed) return { findings: [], notObserved };
   return {
     findings: findings.map((f) => ({ ...f, message: f.message + AGAIN_TOGETHER, exchanges: [...f.exchanges!, ...again.answers] })),

@@ -8,6 +8,7 @@ import { partly } from '../model/skip.ts';
 import type { Exchange, Finding } from '../types.ts';
 import { comparedByVersions } from '../model/compared-by-versions.ts';
 import { AGAIN_TOGETHER, askedTogether } from '../model/asked-together.ts';
+import { countSent } from '../versions/listing-versions.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is
@@ -159,16 +160,23 @@ async function farPages(context: OperationContext, listing: Listing): Promise<Fi
   const findings: Finding[] = [];
   for (const [i, page] of pages.entries()) {
     const next = pages[i + 1]?.page === page.page + 1 ? pages[i + 1] : undefined;
-    const found = farPair(listing.size, page, next, page.page < end.last.page);
+    const grewBy = (a: Exchange, b: Exchange) => Math.max(0, (countOf(context, b) ?? 0) - (countOf(context, a) ?? 0));
+    const found = farPair(
+      listing.size,
+      page,
+      next && afterSeam(page, next, grewBy(page.exchange, next.exchange)),
+      page.page < end.last.page,
+    );
     if (found.length === 0) continue;
     const queries = [page.page, page.page + 1].map((p) => pageQuery(context, p, listing.size));
     const again = await askedTogether(context, queries, ([a, b]) => {
       const [ra, rb] = [recordsOf(a!), recordsOf(b!)];
-      return (
-        ra !== undefined &&
-        rb !== undefined &&
-        farPair(listing.size, { ...page, records: ra }, { ...page, page: page.page + 1, records: rb }, rb.length > 0).length === 0
-      );
+      if (ra === undefined || rb === undefined) return false;
+      const [pa, pb] = [
+        { ...page, records: ra },
+        { page: page.page + 1, records: rb, exchange: b! },
+      ];
+      return farPair(listing.size, pa, afterSeam(pa, pb, grewBy(a!, b!)), rb.length > 0).length === 0;
     });
     if (!again.agreed)
       findings.push(
@@ -180,6 +188,20 @@ async function farPages(context: OperationContext, listing: Listing): Promise<Fi
       );
   }
   return findings;
+}
+
+/** The count an answer sent (the spec's count header), when it sent one. */
+const countOf = (context: OperationContext, exchange: Exchange) => countSent(context.operation.paging.count, exchange);
+
+/**
+ * `next` without the records at its head that repeat the end of `page` in order, up to `grew` of them: records that
+ * arrived between the two answers (their counts that far apart) pushed them on from `page`.
+ */
+function afterSeam(page: ReadPage, next: ReadPage, grew: number): ReadPage {
+  const [a, b] = [identities(page.records), identities(next.records)];
+  let k = Math.min(grew, a.length, b.length);
+  while (k > 0 && b.slice(0, k).join() !== a.slice(-k).join()) k -= 1;
+  return k === 0 ? next : { ...next, records: next.records.slice(k) };
 }
 
 /** What breaks the rule in a page read far in and the page after it (when read): short before the last, records shared. */
