@@ -1,11 +1,10 @@
 import { answered, describeAnswers, preview } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
 import { AGAIN_TOGETHER, askedTogether, endShown } from '../model/asked-together.ts';
-import { countSent } from '../versions/listing-versions.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
 import { listingTotal, needListing, sizeExchanges, type Listing } from '../model/listing.ts';
 import { noEvidence } from '../model/skip.ts';
-import { pageQuery, sentClaim } from '../model/listing-query.ts';
+import { countOf, pageQuery, sentClaim } from '../model/listing-query.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import type { Finding } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
@@ -112,7 +111,7 @@ async function pastEndTogether(context: OperationContext, max: number, total: nu
     const queries = [pageQuery(context, atEnd, max), pageQuery(context, atEnd + 1, max), pageQuery(context, page, size)];
     const answers = await Promise.all(context.sendTogether(queries.map((query) => ({ query }))));
     // Where the listing ended as the page past it answered: its own count, else the last pages read with it.
-    const shown = countSent(context.operation.paging.count, answers[2]!) ?? endShown(atEnd, max, answers.slice(0, 2).map(recordsOf));
+    const shown = countOf(context, answers[2]!) ?? endShown(atEnd, max, answers.slice(0, 2).map(recordsOf));
     if (shown !== undefined && (page - 1) * size >= shown) return { page, total: shown, exchange: answers[2]!, answers };
     guess = shown ?? (atEnd + 1) * max;
   }

@@ -2,12 +2,11 @@ import { answered, describeAnswers, unanswered, unusable } from '../model/answer
 import { recordsOf } from '../records.ts';
 import { listingTotal, pagesHolding, sizeExchanges } from '../model/listing.ts';
 import { noEvidence, partly } from '../model/skip.ts';
-import { pageQuery, largestPageSize, firstPage } from '../model/listing-query.ts';
+import { countOf, pageQuery, largestPageSize, firstPage } from '../model/listing-query.ts';
 import { withListing, type ScenarioCheck } from '../model/check.ts';
 import type { Finding, Exchange } from '../types.ts';
 import type { OperationContext } from '../model/context.ts';
-import { AGAIN_TOGETHER, askedTogether, endShown } from '../model/asked-together.ts';
-import { countSent } from '../versions/listing-versions.ts';
+import { AGAIN_TOGETHER, askedTogether, endShown, pageHolds } from '../model/asked-together.ts';
 
 /**
  * A page holds pageSize records, or all the rest on the last page. Past --max-pages, the end the kit found
@@ -77,8 +76,8 @@ async function endAtAnotherSize(
   const last = Math.max(1, Math.ceil(total / other));
   /** Whether page `page` of size `per` holds what the count its own answer sent leaves there (false without one). */
   const holdsItsCount = (page: number, per: number, exchange: Exchange) => {
-    const counted = countSent(context.operation.paging.count, exchange);
-    return counted !== undefined && recordsOf(exchange)?.length === Math.min(per, Math.max(0, counted - (page - 1) * per));
+    const counted = countOf(context, exchange);
+    return counted !== undefined && recordsOf(exchange)?.length === pageHolds(counted, page, per);
   };
   const findings: Finding[] = [];
   const unseen: { label: string; exchange: Exchange }[] = [];
@@ -119,8 +118,7 @@ async function endAtAnotherSize(
       if (answers.every((answer, i) => holdsItsCount(asked[i]![0], asked[i]![1], answer))) return true;
       const [a, b, endA, endB] = answers.map(recordsOf);
       const now = endShown(atEnd, size, [endA, endB]);
-      const holds = (page: number) => Math.min(other, Math.max(0, now! - (page - 1) * other));
-      return now !== undefined && a?.length === holds(last) && b?.length === holds(last + 1);
+      return now !== undefined && a?.length === pageHolds(now, last, other) && b?.length === pageHolds(now, last + 1, other);
     },
   );
   if (again.agreed) return { findings: [], notObserved };

@@ -1,14 +1,13 @@
 import { describeAnswers, needRecords, unanswered } from '../model/answers.ts';
 import { identities, recordsOf } from '../records.ts';
 import { needListing, listingTotal, pagesHolding, type Listing, type ReadPage } from '../model/listing.ts';
-import { pageQuery, firstPage } from '../model/listing-query.ts';
+import { countOf, pageQuery, firstPage } from '../model/listing-query.ts';
 import type { ScenarioCheck } from '../model/check.ts';
 import type { OperationContext } from '../model/context.ts';
 import { partly } from '../model/skip.ts';
 import type { Exchange, Finding } from '../types.ts';
 import { comparedByVersions } from '../model/compared-by-versions.ts';
 import { AGAIN_TOGETHER, askedTogether } from '../model/asked-together.ts';
-import { countSent } from '../versions/listing-versions.ts';
 
 /**
  * Pages are disjoint and contiguous: pages 1-3 of size 2 are the page of size 6, page k of size n is
@@ -189,9 +188,6 @@ async function farPages(context: OperationContext, listing: Listing): Promise<Fi
   }
   return findings;
 }
-
-/** The count an answer sent (the spec's count header), when it sent one. */
-const countOf = (context: OperationContext, exchange: Exchange) => countSent(context.operation.paging.count, exchange);
 
 /**
  * `next` without the records at its head that repeat the end of `page` in order, up to `grew` of them: records that

@@ -43,3 +43,11 @@ export function endShown(atEnd: number, size: number, [a, b]: readonly (readonly
   if (b.length === 0) return a.length === 0 && atEnd > 1 ? undefined : (atEnd - 1) * size + a.length;
   return b.length < size ? atEnd * size + b.length : undefined;
 }
+
+/**
+ * How many records page `page` of `size` holds of a listing of `total` records.
+ *
+ * @example
+ * pageHolds(250, 3, 100); // 50
+ */
+export const pageHolds = (total: number, page: number, size: number): number => Math.min(size, Math.max(0, total - (page - 1) * size));

@@ -4,6 +4,7 @@ import type { Operation } from '../../spec/operations.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { OperationContext } from './context.ts';
 import type { Exchange } from '../types.ts';
+import { countSent } from '../versions/listing-versions.ts';
 import type { Claim } from '../versions/rule.ts';
 
 /** The largest page size the spec allows (its default when it states no maximum): what listings are read at. */
@@ -28,6 +29,15 @@ export const countHeader = (context: Pick<OperationContext, 'operation'>, exchan
   const name = context.operation.paging.count;
   return name === undefined ? undefined : exchange.response?.headers[name];
 };
+
+/**
+ * The count an answer sent in the spec's count header, when it sent a whole number there.
+ *
+ * @example
+ * countOf(context, exchange); // 312, or undefined
+ */
+export const countOf = (context: Pick<OperationContext, 'operation'>, exchange: Exchange): number | undefined =>
+  countSent(context.operation.paging.count, exchange);
 
 /** What an answer's Link header says (the header the spec marks `x-pagination: links`), when the spec has one and it is sent. */
 export const linksHeader = (context: Pick<OperationContext, 'operation'>, exchange: Exchange): string | undefined => {

@@ -5,8 +5,7 @@ import { identities, identity, recordsOf } from '../records.ts';
 import type { Listing, ListingEnd, ReadPage } from './listing.ts';
 import type { Exchange } from '../types.ts';
 import type { OperationContext } from './context.ts';
-import { LISTING_READ, pageQuery } from './listing-query.ts';
-import { countSent } from '../versions/listing-versions.ts';
+import { countOf, LISTING_READ, pageQuery } from './listing-query.ts';
 import { pageAround } from './page-around.ts';
 
 /** Reads of the listing again, at most, when a read repeated a record or the listing moved under it. */
@@ -33,7 +32,7 @@ export const listingPages = (context: OperationContext): PageReader =>
   Object.assign((page: number, size: number) => context.send(pageQuery(context, page, size), LISTING_READ), {
     together: (pages: readonly number[], size: number) =>
       context.sendTogether(pages.map((page) => ({ query: pageQuery(context, page, size), options: LISTING_READ }))),
-    count: (exchange: Exchange) => countSent(context.operation.paging.count, exchange),
+    count: (exchange: Exchange) => countOf(context, exchange),
   });
 
 /** Doublings of the page number before the kit gives up looking for the end (page 50 * 2^40 is beyond any listing). */
