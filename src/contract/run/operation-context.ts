@@ -141,8 +141,10 @@ function readWhole(context: OperationContext, versions: ListingVersions, setting
 function versionsOf(operation: Operation, settings: ContextSettings, of: () => OperationContext): ListingVersions {
   const readHead = () => of().send(headQuery(of()), LISTING_READ);
   const readHeadWide = () => Promise.all(of().sendTogether([0, 1, 2].map(() => ({ query: headQuery(of()), options: LISTING_READ }))));
+  const size = largestPageSize(listingParameters(operation));
+  const below = { size, read: (page: number) => of().send(pageQuery(of(), page, size), LISTING_READ) };
   return createListingVersions(
-    { readHead, readHeadWide, countHeader: operation.paging.count, matches: containsTerm },
+    { readHead, readHeadWide, below, countHeader: operation.paging.count, matches: containsTerm },
     settings.maxStalenessMs,
   );
 }

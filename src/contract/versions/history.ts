@@ -43,9 +43,10 @@ export interface ListingHistory {
   base(records: readonly Json[], complete: boolean, span: Span, total?: number, seams?: ReadonlySet<string>): void;
   /**
    * A read of the head (page 1, no search), with the count it sent, its connection, and whether it was a full page:
-   * a sighting, or false when no version explains it.
+   * a sighting, false when no version explains it, `ahead` when it shows only records that arrived since the
+   * newest version known (a full page of them: where they meet the records known lies further down).
    */
-  sighting(records: readonly Json[], span: Span, read?: HeadRead): boolean;
+  sighting(records: readonly Json[], span: Span, read?: HeadRead): boolean | 'ahead';
   /**
    * The tops of the versions an answer made within `span` may come from, allowing `widenMs` of staleness: from
    * the newest version some read answered by `sent - widenMs` showed, to the oldest some read sent after
@@ -109,12 +110,12 @@ export function createHistory(matches: Matcher): ListingHistory {
   // What a read of the head that no version explains shows may have begun since the last read that fitted was sent.
   const lastFit = (before: number) =>
     Math.max(Number.NEGATIVE_INFINITY, ...sightings.filter((s) => s.answered <= before).map((s) => s.sent));
-  const take = (records: readonly Json[], span: Span, read: HeadRead) => {
+  const take = (records: readonly Json[], span: Span, read: HeadRead): boolean | 'ahead' => {
     const sighting = sightingIn(lineage!, records, span, read);
-    // Records that all arrived since the newest version known: placed once a longer read of the head shows them.
+    // Records that all arrived since the newest version known: placed once the pages below them are read too.
     if (sighting === 'ahead') {
       unplaced ??= { since: lastFit(span.sent), read: span.sent };
-      return true;
+      return 'ahead';
     }
     if (sighting === undefined) {
       if (!read.loose) broken = Math.min(broken ?? span.sent, lastFit(span.sent));
@@ -122,7 +123,7 @@ export function createHistory(matches: Matcher): ListingHistory {
     }
     measure(measured, sightings, sighting);
     sightings.push(sighting);
-    if (unplaced !== undefined && span.sent > unplaced.read) unplaced = undefined;
+    if (unplaced !== undefined && span.sent >= unplaced.read) unplaced = undefined;
     return true;
   };
   // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
@@ -171,11 +172,11 @@ export function createHistory(matches: Matcher): ListingHistory {
  * Reads of the head handed to `take`, those that come before the listing was read whole held until it is (`release`,
  * then taken in the order answered): the lineage starts from the listing read whole.
  */
-function heldUntilBase(take: (records: readonly Json[], span: Span, read: HeadRead) => boolean) {
+function heldUntilBase(take: (records: readonly Json[], span: Span, read: HeadRead) => boolean | 'ahead') {
   let early: { records: readonly Json[]; span: Span; read: HeadRead }[] | undefined = [];
   return {
     /** Takes in a read of the head, or holds it (true: held, it says nothing against the lineage yet). */
-    sighting(records: readonly Json[], span: Span, read: HeadRead): boolean {
+    sighting(records: readonly Json[], span: Span, read: HeadRead): boolean | 'ahead' {
       if (early) {
         early.push({ records, span, read });
         return true;

@@ -6,6 +6,8 @@ import { createHistory, type HeadRead, type ListingHistory, type Span, versionAt
 import type { Matcher, Version } from './lineage.ts';
 import { explain, expectedOf, givingTops, olderGiving, type Claim, type Explanation, type Shown } from './rule.ts';
 
+type Json = Record<string, unknown>;
+
 /** How often, at most, a search's judge reads the head to learn whether the listing moves at all. */
 const HEARTBEAT_MS = 1_000;
 /**
@@ -33,6 +35,8 @@ export interface VersionReads {
   readHead(): Promise<unknown>;
   /** Page 1 at the largest size, three times at once on connections of their own: replicas pinned to connections show. */
   readHeadWide?(): Promise<unknown>;
+  /** Page `page` at the size of readHead's (the largest), no search, sent now: what lies below a read of the head. */
+  readonly below?: { readonly size: number; read(page: number): Promise<Exchange> };
   /** The listing's count header's name, when the spec has one. */
   readonly countHeader: string | undefined;
   /** Whether a search finds a record: the spec's assumed rule. */
@@ -87,7 +91,10 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
     sighting(exchange, size) {
       const records = recordsOf(exchange);
       if (!records || !exchange.span) return;
-      history.sighting(records, exchange.span, headReadOf(reads, exchange, records.length >= size));
+      const read = headReadOf(reads, exchange, records.length >= size);
+      // Below a smaller page of records arrived lie pages of another size: the read of the head that places them reaches down.
+      if (history.sighting(records, exchange.span, read) === 'ahead' && reads.below?.size === size)
+        versions.mending(reachDown(history, reads, records, { span: exchange.span, read }));
     },
     async judge(exchange, claim, again, given) {
       const shown = given && exchange.span ? given : shownOf(exchange, claim);
@@ -97,10 +104,8 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
       let first = await explainReading(exchange, shown, claim);
       // An older version's answer before any read of the head after it: the version current when it was made may be
       // one the run has not seen yet (a window's count for a term goes down and up again as records come and go).
-      if (first.kind === 'stale' && !history.sightings.some((s) => s.sent >= exchange.span!.answered)) {
-        await reads.readHead();
+      if (first.kind === 'stale' && (await readHeadAfter(history, reads, exchange.span!.answered)))
         first = await explainReading(exchange, shown, claim);
-      }
       // A search asked again, judged by the rule (undefined when its answer shows nothing to judge).
       const askAgain: AskAgain | undefined =
         kindOf(claim) === 'search' && again
@@ -141,12 +146,14 @@ function readingJudge(history: ListingHistory, reads: VersionReads, pending: Rea
   return async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
     const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs });
     let verdict = judgeNow();
-    // A small read of the head showed only records not placed yet: a read at the largest size places them, when
-    // any can (once for each time the head showed such records).
+    // A read of the head showed only records not placed yet: a read at the largest size and the pages below it
+    // place them, when any can (once for each time the head showed such records).
     const unplaced = history.unplacedSince();
     if (verdict.kind === 'unknown' && unplaced !== undefined) {
       if (placing?.since !== unplaced) placing = { since: unplaced, read: reads.readHead() };
       await placing.read;
+      // That read too may show only records arrived since: the pages below it are read (see reachDown).
+      await Promise.allSettled([...pending]);
       verdict = judgeNow();
     }
     if ((verdict.kind === 'newer' || verdict.kind === 'unexplained') && pending.size > 0) {
@@ -216,6 +223,64 @@ function shownIn(reads: VersionReads, exchange: Exchange, claim: Claim): Shown |
   return { ...(records ? { ids: identities(records) } : {}), ...(claim.count ? { count } : {}) };
 }
 
+/** Pages read below a head that showed only records arrived since the newest version known, at most. */
+const MAX_BELOW = 20;
+
+/**
+ * A read of the head that showed only records arrived since the newest version known (more arrived between two reads
+ * of the head than a page holds): the pages below it are read until one meets a record known, and the head and
+ * they are taken in as one sighting of the version current when the head was read.
+ */
+async function reachDown(
+  history: ListingHistory,
+  reads: VersionReads,
+  head: readonly Json[],
+  { span, read }: { readonly span: Span; readonly read: HeadRead },
+): Promise<void> {
+  const records = [...head];
+  const shown = new Set(identities(records));
+  const known = (record: Json) => history.lineage()?.position(identity(record)) !== undefined;
+  for (let page = 2; page <= MAX_BELOW + 1; page += 1) {
+    const exchange = await reads.below!.read(page);
+    const below = recordsOf(exchange);
+    if (!below || below.length === 0) return;
+    const count = countSent(reads.countHeader, exchange);
+    const after = belowShown(below, shown, known, read.count === undefined || count === undefined ? undefined : read.count === count);
+    if (after === undefined) return;
+    for (const record of after) shown.add(identity(record));
+    records.push(...after);
+    if (after.some(known)) {
+      history.sighting(records, span, read);
+      return;
+    }
+  }
+}
+
+/**
+ * The records of a page below the head that follow those `shown` so far: records arriving since the head was read
+ * push its records on into this page (those after the last shown follow it), or push the last shown past this
+ * page. Holding neither, it follows the shown directly when nothing arrived (`countSame`: it sent the head's
+ * count), else the shown lie further down (none follow here); undefined when no count tells.
+ */
+function belowShown(
+  below: readonly Json[],
+  shown: ReadonlySet<string>,
+  known: (record: Json) => boolean,
+  countSame: boolean | undefined,
+): readonly Json[] | undefined {
+  const last = below.findLastIndex((record) => shown.has(identity(record)));
+  if (last >= 0) return below.slice(last + 1);
+  if (below.some(known) || countSame === true) return below;
+  return countSame === false ? [] : undefined;
+}
+
+/** Reads the head when no read of it was sent after `answered`; whether it did. */
+async function readHeadAfter(history: ListingHistory, reads: VersionReads, answered: number): Promise<boolean> {
+  if (history.sightings.some((s) => s.sent >= answered)) return false;
+  await reads.readHead();
+  return true;
+}
+
 /** A search asked again, judged by the rule, with when it was sent and answered (undefined when it shows nothing to judge). */
 type AskAgain = () => Promise<{ readonly verdict: Explanation; readonly span: Span } | undefined>;
 
@@ -238,7 +303,7 @@ async function current(
   const seen = history.seen()!;
   if (seen.newest === seen.oldest) return verdict;
   // A read of the head after this answer tells whether a newer version stood then; one is made when none was.
-  if (!history.sightings.some((s) => s.sent >= answered)) await reads.readHead();
+  await readHeadAfter(history, reads, answered);
   if (history.seen()!.newest === verdict.version.top) return verdict;
   const now = (await askAgain())?.verdict;
   return !now || now.kind === 'explained' ? verdict : now;

@@ -100,6 +100,21 @@ export const growing =
   (path, t) =>
     path === '/alert' ? dataset.alerts!.slice(Math.max(0, HIDDEN - Math.floor(t / every))) : dataset.sensors!;
 
+/** A flood's alerts: 500 there from the start, up to 2,500 more arriving. */
+let floodData: Json[] | undefined;
+
+/**
+ * Alerts arriving `perMoment` at a time (up to 2,500 of them), more than a page of 100 between two reads of the head
+ * far apart: a busy service's listing read by a run that keeps to its own checks.
+ */
+export const flooding =
+  (perMoment: number): Source =>
+  (path, t) => {
+    if (path !== '/alert') return dataset.sensors!;
+    floodData ??= generateDataset(spec.document, { seed: 13, counts: { alerts: 3000, sensors: 1 } }).alerts as Json[];
+    return floodData.slice(Math.max(0, 2500 - perMoment * t));
+  };
+
 /**
  * A window of the 200 newest alerts, a new one at the head every `every` moments and the oldest leaving at the
  * tail (as `serve --live` does): the count never changes, the records do.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runContract } from '../../../src/contract/run/run-contract.ts';
 import { KEY, spec } from '../../helpers.ts';
 import { LONG_LISTING_VARIANTS, longListing } from '../targets/long-listing.ts';
-import { growing, liveTarget } from '../targets/live-targets.ts';
+import { flooding, growing, liveTarget } from '../targets/live-targets.ts';
 import { problems, run } from './live-runs.ts';
 
 /** The checks that judge pages read past --max-pages (the end looked for, pairs sampled on the way) against it. */
@@ -25,6 +25,15 @@ describe('pages past --max-pages read while records arrive: asked again together
       expect(report.verdict).toBe('conformant');
     },
   );
+
+  it('more alerts arriving between two reads of the head than a page holds: the pages below it are read, every version placed', async () => {
+    const report = await run(liveTarget(flooding(10)), undefined, { maxPages: 5, seed: 2 });
+    expect(problems(report)).toEqual([]);
+    expect(report.outcomes.filter((o) => o.status === 'warned').map((o) => `${o.check}: ${o.failures[0]?.message}`)).toEqual([]);
+    expect(report.verdict).toBe('conformant');
+    // Placed as they come, the arrivals are counted: not one stays past a read of the head the run could not place.
+    expect(report.coverage?.find((c) => c.operationId === 'listAlerts')?.consistency?.arrived).toBeGreaterThan(1_000);
+  });
 
   it.each(LONG_LISTING_VARIANTS.filter((v) => FAR.includes(v.caughtBy)).map((v) => [v.name, v] as const))(
     'still catches %s: it breaks the rule each time the pages are asked together',

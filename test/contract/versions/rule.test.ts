@@ -79,7 +79,7 @@ describe('a lineage: every version a window of the records in the order they arr
     expect(lineage.ids.slice(-3)).toEqual(['r11', 'r12', 'r13']);
     const history = createHistory(containsTerm);
     history.base(records(10), true, span(0));
-    expect(history.sighting(records(1, 12), span(10), { full: true })).toBe(true);
+    expect(history.sighting(records(1, 12), span(10), { full: true })).toBe('ahead');
     expect(history.brokenSince()).toBeUndefined();
   });
 
@@ -459,6 +459,58 @@ describe("a listing's versions: the rule with the reads it makes", () => {
     const search = countedAnswer([], span(200), 1);
     expect(await versions.judge(search, { term: 'hit', count: true })).toEqual({ kind: 'explained' });
     expect(reads).toBe(1);
+  });
+
+  it('a read of the head showing only records that arrived since (more than a page of them): the pages below it are read to a record known, and it is placed', async () => {
+    const pages: number[] = [];
+    const versions = createListingVersions(
+      {
+        readHead: async () => undefined,
+        // A record arrives before each page below is read: each repeats the last records shown of the page above.
+        below: {
+          size: 5,
+          read: async (page) => {
+            pages.push(page);
+            const now = 30 + page;
+            return countedAnswer(records(now).slice((page - 1) * 5, page * 5), span(200 + page), now);
+          },
+        },
+        countHeader: 'x-total-count',
+        matches: containsTerm,
+      },
+      10_000,
+    );
+    versions.history.base(records(10), true, span(0, 10));
+    versions.sighting(countedAnswer(records(30).slice(0, 5), span(100), 30), 5);
+    // r30..r26, none known: it waits for the pages below, then a page of that version is explained by it.
+    const page = { term: '', page: { offset: 5, size: 5 } };
+    expect(await versions.judge(countedAnswer(records(30).slice(5, 10), span(120), 30), page)).toEqual({ kind: 'explained' });
+    expect(pages).toEqual([2, 3, 4, 5, 6]);
+    expect(versions.history.seen()).toEqual({ oldest: 10, newest: 30 });
+    expect(versions.history.lineage()!.ids.slice(-21)).toEqual(
+      records(21, 10)
+        .map((r) => r.id)
+        .reverse(),
+    );
+  });
+
+  it('pages below such a read that tell nothing (no count, none of the records shown above) place nothing', async () => {
+    const versions = createListingVersions(
+      {
+        readHead: async () => undefined,
+        // Page 2 holds records shown neither above nor known: arrivals that pushed the head past it, or the records
+        // just below the head. Page 3 holds records known, but where they meet the head is not known.
+        below: { size: 5, read: async (page) => answer(page === 2 ? records(5, 100) : records(5, 5), span(200 + page)) },
+        countHeader: 'x-total-count',
+        matches: containsTerm,
+      },
+      10_000,
+    );
+    versions.history.base(records(10), true, span(0, 10));
+    versions.sighting(answer(records(30).slice(0, 5), span(100)), 5);
+    await versions.judge(answer(records(30).slice(5, 10), span(120)), { term: '', page: { offset: 5, size: 5 } });
+    expect(versions.history.seen()!.newest).toBe(10);
+    expect(versions.history.brokenSince()).toBeUndefined();
   });
 
   it('--max-staleness 0: a page of a version the run had left behind when it was sent is a finding naming both versions', async () => {
