@@ -4,7 +4,7 @@ import { versionAt } from '../versions/history.ts';
 import type { Claim } from '../versions/rule.ts';
 import type { OperationContext } from './context.ts';
 import { headQuery } from './head-read.ts';
-import { sentClaim, sentQuery } from './listing-query.ts';
+import { countOf, sentClaim, sentQuery } from './listing-query.ts';
 
 /** Times the compared requests are asked again together when no one version gave the answers they compare. */
 const ROUNDS = 3;
@@ -32,7 +32,7 @@ export interface Compared {
  * findings.push({ severity: 'error', message, exchanges: [first, second], ...comparedByVersions(context, [first, second]) });
  */
 export function comparedByVersions(
-  context: Pick<OperationContext, 'versions' | 'parameters' | 'sendTogether'>,
+  context: Pick<OperationContext, 'versions' | 'parameters' | 'sendTogether' | 'operation'>,
   compared: readonly Exchange[],
   how: Compared = {},
 ): Pick<Finding, 'rejudge'> {
@@ -48,7 +48,7 @@ export function comparedByVersions(
         if (judged.kind === 'unexplained') return { named: `an answer it compares is given by no version (${judged.why})` };
         if (judged.kind === 'unknown') newer.set(i, judged.why);
       }
-      if (!together) return false;
+      if (!together || (newer.size === 0 && givenByTheirCounts(context, compared, claimOf))) return false;
       const copies = compared.map((exchange) => [exchange]);
       /** Whether, in each round, a request asked twice at once was answered from two versions: data too quick for one. */
       let movedEachRound = true;
@@ -71,6 +71,26 @@ export function comparedByVersions(
         : { named: apartInWords(context, compared, claimOf, []) };
     },
   };
+}
+
+/**
+ * Whether each answer is given by the version its own count names (see ListingHistory.fixedTail): each then is
+ * right for the moment it was made, however far apart from the others, as when a target answering one request at a
+ * time while records arrive never answers two at one moment.
+ */
+function givenByTheirCounts(
+  context: Pick<OperationContext, 'versions' | 'operation'>,
+  compared: readonly Exchange[],
+  claimOf: (exchange: Exchange) => Claim,
+): boolean {
+  const tail = context.versions.history.fixedTail();
+  return (
+    tail !== undefined &&
+    compared.every((exchange) => {
+      const count = countOf(context, exchange);
+      return count !== undefined && (context.versions.giving(exchange, { ...claimOf(exchange), count: true }) ?? []).includes(tail + count);
+    })
+  );
 }
 
 /** Whether one version gives an answer to each request: the versions giving each request's answers meet. */

@@ -69,6 +69,11 @@ export interface ListingHistory {
   behindVersions(): number;
   /** The tails a version of `top` may have: known from reads that sent a count, else between what they allow. */
   tails(top: number): { readonly low: number; readonly high: number };
+  /**
+   * The tail every read of the head that sent a count showed, when they all showed one and no record left from the middle:
+   * records only arrive at the head, and a count names one version (its top, tail + count). Undefined otherwise.
+   */
+  fixedTail(): number | undefined;
   /** The oldest and the newest version seen (tops): versions outside never were, as far as the run saw. */
   seen(): { readonly oldest: number; readonly newest: number } | undefined;
   /** How long before `at` a version newer than `top` was first seen answered (0 when none was yet). */
@@ -151,6 +156,7 @@ export function createHistory(matches: Matcher): ListingHistory {
     behindVersions: () => measured.behind,
     brokenSince: () => broken,
     unplacedSince: () => unplaced?.since,
+    fixedTail: () => fixedTailOf(sightings, lineage),
     seen: () => (lineage ? { oldest: Math.min(baseTop, ...sightings.map((s) => s.top)), newest: lineage.ids.length } : undefined),
     tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top, lineage?.gone() ?? 0),
     agedBy: (top, at) => agedIn(sightings, top, at),
@@ -166,6 +172,13 @@ export function createHistory(matches: Matcher): ListingHistory {
       }),
   };
   return history;
+}
+
+/** See ListingHistory.fixedTail. */
+function fixedTailOf(sightings: readonly Sighting[], lineage: Lineage | undefined): number | undefined {
+  // Past the listing read whole, whose count one page sent while records arrived during the read (see base).
+  const seen = new Set(sightings.slice(1).flatMap((s) => (s.tail === undefined ? [] : [s.tail])));
+  return seen.size === 1 && lineage?.gone() === 0 ? [...seen][0] : undefined;
 }
 
 /**

@@ -19,7 +19,7 @@ const answer = (query: string, tops: readonly number[]): Exchange =>
  * Versions whose rule reads each answer's giving tops from its body: an answer with none is unexplained, one
  * listed in `newer` shows a version newer than any read of the head.
  */
-function versionsOf(newer: readonly Exchange[] = []) {
+function versionsOf(newer: readonly Exchange[] = [], fixedTail?: number) {
   const tops = (e: Exchange) => e.response!.json as number[];
   return {
     async judge(e: Exchange): Promise<Judged> {
@@ -28,7 +28,7 @@ function versionsOf(newer: readonly Exchange[] = []) {
     },
     giving: (e: Exchange) => tops(e),
     describe: ({ top }: { top: number }) => `version ${top}`,
-    history: { tails: () => ({ low: 0, high: 0 }) },
+    history: { tails: () => ({ low: 0, high: 0 }), fixedTail: () => fixedTail },
   } as unknown as ListingVersions;
 }
 
@@ -46,15 +46,34 @@ function together(next: (query: string, at: number) => readonly number[]) {
 describe('a finding comparing answers, judged by the versions: each alone, then all by one version', () => {
   it('answers one version gives, however they differ, are dropped without a request', async () => {
     const target = together(() => []);
-    const context = { parameters, versions: versionsOf(), sendTogether: target.sendTogether };
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf(), sendTogether: target.sendTogether };
     const found = comparedByVersions(context, [answer('page=1&pageSize=2', [7, 8]), answer('page=1&pageSize=6', [8])]);
     expect(await found.rejudge!()).toBe(false);
     expect(target.groups).toEqual([]);
   });
 
+  it('answers each given by the version its own count names (records only arriving) are dropped without a request; a count naming another version is not enough', async () => {
+    /** An answer sending `count` in X-Total-Count (the tail of every version is 100). */
+    const counted = (query: string, tops: readonly number[], count: number) => {
+      const sent = answer(query, tops);
+      return { ...sent, response: { ...sent.response!, headers: { 'x-total-count': String(count) } } } as Exchange;
+    };
+    // Asked again, each request keeps to its version (the group's counts are not read): never one version.
+    const target = together((query) => (query.includes('pageSize=2') ? [109] : [130]));
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf([], 100), sendTogether: target.sendTogether };
+    // Read seconds apart on a target answering one at a time: versions 109 and 130, each the one its count names.
+    const apart = [counted('page=1&pageSize=2', [109], 9), counted('page=1&pageSize=6', [130], 30)];
+    expect(await comparedByVersions(context, apart).rejudge!()).toBe(false);
+    expect(target.groups).toEqual([]);
+    // Version 130's records sent with the count of 131: not the version its count names, so asked again.
+    const off = [counted('page=1&pageSize=2', [109], 9), counted('page=1&pageSize=6', [130], 31)];
+    expect(await comparedByVersions(context, off).rejudge!()).toMatchObject({ named: expect.stringContaining('no one version') });
+    expect(target.groups).toHaveLength(3);
+  });
+
   it('an answer no version gives stands on its own, naming why', async () => {
     const target = together(() => []);
-    const context = { parameters, versions: versionsOf(), sendTogether: target.sendTogether };
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf(), sendTogether: target.sendTogether };
     const found = comparedByVersions(context, [answer('page=1&pageSize=2', [7]), answer('page=1&pageSize=6', [])]);
     expect(await found.rejudge!()).toEqual({ named: 'an answer it compares is given by no version (none)' });
   });
@@ -62,7 +81,7 @@ describe('a finding comparing answers, judged by the versions: each alone, then 
   it('answers of versions apart are asked again together, each twice in a row, until one version gives an answer to each', async () => {
     // Replicas in turn: requests of a group reach the one ahead (version 9) and the one behind (8) by turns.
     const target = together((_, at) => (at % 2 === 0 ? [9] : [8]));
-    const context = { parameters, versions: versionsOf(), sendTogether: target.sendTogether };
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf(), sendTogether: target.sendTogether };
     const found = comparedByVersions(context, [answer('page=1&pageSize=2', [9]), answer('page=2&pageSize=2', [8])]);
     expect(await found.rejudge!()).toBe(false);
     // Each request twice in a row reaches both replicas; a read of the head ends the group.
@@ -74,7 +93,7 @@ describe('a finding comparing answers, judged by the versions: each alone, then 
   it('answers never one version, asked again 3 times, stand, naming the versions that gave each', async () => {
     // A balancer routing each page to a replica of its own, a record apart: page 1 always 9, page 2 always 8.
     const target = together((query) => (query.startsWith('page=1&') ? [9] : [8]));
-    const context = { parameters, versions: versionsOf(), sendTogether: target.sendTogether };
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf(), sendTogether: target.sendTogether };
     const found = comparedByVersions(context, [answer('page=1&pageSize=2', [9]), answer('page=2&pageSize=2', [8])]);
     expect(await found.rejudge!()).toEqual({
       named:
@@ -96,7 +115,7 @@ describe('a finding comparing answers, judged by the versions: each alone, then 
     // A new version with every request: even one request asked twice at once is answered from two.
     let version = 20;
     const target = together(() => [version++]);
-    const context = { parameters, versions: versionsOf(), sendTogether: target.sendTogether };
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf(), sendTogether: target.sendTogether };
     const found = comparedByVersions(context, [answer('page=1&pageSize=2', [9]), answer('page=2&pageSize=2', [8])]);
     expect(await found.rejudge!()).toEqual({
       unknown: 'the listing moved on while the answers it compares were asked again together, each of 3 times',
@@ -107,7 +126,7 @@ describe('a finding comparing answers, judged by the versions: each alone, then 
     const first = answer('page=1&pageSize=2', [9]);
     // Every asking of page 1 is newer than the reads of the head (no copy of it is explained).
     const target = together((query) => (query.startsWith('page=1&') ? [] : [8]));
-    const context = { parameters, versions: versionsOf([first]), sendTogether: target.sendTogether };
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf([first]), sendTogether: target.sendTogether };
     const judged = await comparedByVersions(context, [first, answer('page=2&pageSize=2', [8])]).rejudge!();
     expect(judged).toEqual({
       named:
@@ -119,13 +138,13 @@ describe('a finding comparing answers, judged by the versions: each alone, then 
     // A replica behind answers page 1 as version 8: that says nothing of the answer compared, which showed newer.
     const first = answer('page=1&pageSize=2', [9]);
     const target = together(() => [8]);
-    const context = { parameters, versions: versionsOf([first]), sendTogether: target.sendTogether };
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf([first]), sendTogether: target.sendTogether };
     expect(await comparedByVersions(context, [first, answer('page=2&pageSize=2', [8])]).rejudge!()).toEqual({ unknown: 'newer' });
   });
 
   it('eachAlone stops at each answer alone: answers of versions apart pass, and so does one newer stay untold', async () => {
     const target = together(() => []);
-    const context = { parameters, versions: versionsOf(), sendTogether: target.sendTogether };
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf(), sendTogether: target.sendTogether };
     const [one, two] = [answer('page=1&pageSize=20', [9]), answer('page=1&pageSize=20&search=', [8])];
     expect(await comparedByVersions(context, [one, two], { eachAlone: true }).rejudge!()).toBe(false);
     context.versions = versionsOf([one]);

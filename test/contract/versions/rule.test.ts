@@ -97,6 +97,20 @@ describe('a lineage: every version a window of the records in the order they arr
     expect(whole.head([...records(2, 9), { id: 'x1' }, ...records(3, 6)])).toBeUndefined();
   });
 
+  it('counts name versions while every read that sent one shows one tail and no record left from the middle', () => {
+    const growing = createHistory(containsTerm);
+    growing.base(records(10), true, span(0, 10), 10);
+    growing.sighting(records(3, 10), span(50), { count: 12 }); // r12..r10: two arrived, the tail still 0
+    expect(growing.fixedTail()).toBe(0);
+    // A window: r13 arrived and r1 left, the count the same; the tail moved, and a count names no one version.
+    growing.sighting(records(3, 11), span(100), { count: 12 });
+    expect(growing.fixedTail()).toBeUndefined();
+    const resolved = createHistory(containsTerm);
+    resolved.base(records(10), true, span(0, 10), 10);
+    resolved.sighting([{ id: 'r11' }, { id: 'r10' }, { id: 'r8' }], span(50), { count: 10 }); // r11 arrived, r9 left
+    expect(resolved.fixedTail()).toBeUndefined();
+  });
+
   it('a history mended at a seam moves the versions it saw above it', () => {
     const history = createHistory(containsTerm);
     history.base([...records(5, 6), ...records(4, 1)], true, span(0, 10), 9, new Set(['r4']));
