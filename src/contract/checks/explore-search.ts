@@ -11,6 +11,7 @@ import type { Exchange } from '../types.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { caseAmbiguous } from '../material/case-forms.ts';
 import { newestSearched } from '../explore/newest-searched.ts';
+import { lagFollowed } from '../explore/lag-followed.ts';
 
 /**
  * Generated requests judged against the model under the spec's assumptions (warnings): the records a
@@ -18,7 +19,7 @@ import { newestSearched } from '../explore/newest-searched.ts';
  * and 200 [] past the end. A listing longer than --max-pages is judged where its records are known (the
  * pages read, past the end found); a search narrows it, and a search's answer that fits in --max-pages is
  * judged whole: the records read that contain the term first, in order, and every result containing it. Last, a
- * record that arrived during the run is searched for (see newestSearched).
+ * record that arrived during the run is searched for (see newestSearched), and an index seen behind is followed (lagFollowed).
  */
 export const exploreSearch: ScenarioCheck = {
   name: 'explore_search',
@@ -34,6 +35,7 @@ export const exploreSearch: ScenarioCheck = {
     const explored = await exploreModel(context, 'every generated request needed records beyond those read', judgeSearch);
     // Last, once records had time to arrive: one of them searched for (see newestSearched).
     const newest = await newestSearched(context);
+    await lagFollowed(context);
     if (!newest) return explored;
     if ('skip' in explored) return [newest];
     return Array.isArray(explored) ? [...explored, newest] : { ...explored, findings: [...explored.findings, newest] };

@@ -84,6 +84,8 @@ export interface ListingHistory {
   neverCaughtUp: boolean;
   /** Notes a search answer seen behind by `ms` and later seen to catch up: the index's staleness. */
   noteSearchLag(ms: number): void;
+  /** The longest a search index was seen behind its records (noteSearchLag), 0 when none was. */
+  indexLag(): number;
   figures(): ConsistencyFigures;
   readonly sightings: readonly Sighting[];
 }
@@ -161,15 +163,12 @@ export function createHistory(matches: Matcher): ListingHistory {
     tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top, lineage?.gone() ?? 0),
     agedBy: (top, at) => agedIn(sightings, top, at),
     staleness: (kind) => (kind === 'search' ? Math.max(searchLag, measured.stale) : measured.stale),
+    indexLag: () => searchLag,
     noteSearchLag(ms) {
       searchLag = Math.max(searchLag, ms);
     },
     figures: () =>
-      figuresOf(sightings, lineage, baseTop, {
-        behind: measured.behind,
-        page: measured.stale,
-        search: Math.max(searchLag, measured.stale),
-      }),
+      figuresOf(sightings, lineage, baseTop, { behind: measured.behind, page: measured.stale, search: history.staleness('search') }),
   };
   return history;
 }
