@@ -112,7 +112,11 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
           ? async () => {
               const next = await again();
               const nextShown = shownOf(next, claim);
-              return nextShown && { verdict: await explainReading(next, nextShown, claim), span: next.span! };
+              if (!nextShown) return undefined;
+              // Judged against the version current when it was answered: no read of the head may have come since (a
+              // window's count for a term comes back to an older version's as records come and go).
+              await readHeadAfter(history, reads, next.span!.answered);
+              return { verdict: await explainReading(next, nextShown, claim), span: next.span! };
             }
           : undefined;
       const verdict = askAgain ? await current(versions, reads, { verdict: first, answered: exchange.span!.answered }, askAgain) : first;

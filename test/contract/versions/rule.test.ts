@@ -527,6 +527,35 @@ describe("a listing's versions: the rule with the reads it makes", () => {
     expect(versions.history.brokenSince()).toBeUndefined();
   });
 
+  it('a search asked again while it shows an older version is judged against a read of the head after it, not only the versions seen before', async () => {
+    // A window of 10: the records holding "hit" go 1 (r1), 0, 1 (r12) as r11 and r12 arrive.
+    const tagged = (n: number) => records(n).map((r) => ({ ...r, tag: ['r1', 'r12'].includes(r.id) ? 'hit' : 'miss' }));
+    const heads = [11, 12];
+    let at = 300;
+    const versions = createListingVersions(
+      {
+        readHead: async () => {
+          const top = heads.shift() ?? 12;
+          versions.sighting(countedAnswer(tagged(top).slice(0, 5), span(at), 10), 5);
+          at += 200;
+        },
+        countHeader: 'x-total-count',
+        matches: containsTerm,
+      },
+      10_000,
+    );
+    versions.history.base(tagged(10), true, span(0, 10));
+    versions.sighting(countedAnswer(tagged(11).slice(0, 5), span(100), 10), 5);
+    // Counting 1 at 200, after the version of r11 (0) was seen and before r12 arrived: the version of r1, behind.
+    // Asked again, it counts 1 as the version of r12 does, which only a read of the head after it shows.
+    const again = async () => {
+      at += 10;
+      return countedAnswer([], span(at - 10), 1);
+    };
+    expect(await versions.judge(countedAnswer([], span(200), 1), { term: 'hit', count: true }, again)).toEqual({ kind: 'explained' });
+    expect(heads).toEqual([]);
+  });
+
   it('--max-staleness 0: a page of a version the run had left behind when it was sent is a finding naming both versions', async () => {
     const versions = createListingVersions({ readHead: async () => undefined, countHeader: undefined, matches: containsTerm }, 0);
     versions.history.base(records(10), true, span(0, 10));
