@@ -23,11 +23,10 @@ interface Followed {
  * that lands behind the index measures only how long that one record waited, which may be any part of the refresh
  * interval; the record arriving just after a refresh waits the longest. So, once a lag was measured, until records
  * were followed for three times the longest lag (at most --max-staleness, at most 40 rounds a tenth of the lag
- * apart), each round reads the head and searches for every record that
- * arrived since the follow began and is not found yet, by a value only it holds. A record's wait runs from the middle
- * of the two reads of the head that bound its arrival to the middle of the last search that missed it and the first
- * that found it; the longest is noted as the index's lag. Nothing is judged: a record never found is the rule's to
- * judge (see newestSearched).
+ * apart), each round reads the head and searches for every record that arrived since the follow began and is not
+ * found yet, by a value only it holds. A record's wait runs from the middle of the two reads of the head that bound
+ * its arrival to the middle of the last search that missed it and the first that found it; the longest is noted as
+ * the index's lag. Nothing is judged: a record never found is the rule's to judge (see newestSearched).
  *
  * @example
  * await lagFollowed(context); // after newestSearched: the consistency section's search staleness, refined
