@@ -1,8 +1,8 @@
 // A search index's lag, followed: records arriving searched for until the search finds them.
+import { sleep } from '../client/sleep.ts';
 import { identity, recordsOf } from '../records.ts';
 import type { OperationContext } from '../model/context.ts';
-import { headQuery } from '../model/head-read.ts';
-import { firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
+import { headQuery, searchHeadQuery } from '../model/head-read.ts';
 import { termOnlyIn } from '../material/search-term.ts';
 import type { Exchange } from '../types.ts';
 
@@ -42,7 +42,7 @@ export async function lagFollowed(context: OperationContext): Promise<void> {
   const followed = new Map<string, Followed>();
   let longest = 0;
   for (let round = 0; round < MAX_ROUNDS && start !== undefined; round += 1) {
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    await sleep(pause, undefined);
     const head = await context.send(headQuery(context));
     const records = recordsOf(head);
     if (!records || !head.span || !previous.span) return;
@@ -61,12 +61,7 @@ export async function lagFollowed(context: OperationContext): Promise<void> {
 
 /** Each record followed searched for once, at once: the longest wait of those found (dropped from `followed`). */
 async function searchFollowed(context: OperationContext, followed: Map<string, Followed>): Promise<number> {
-  const size = largestPageSize(context.parameters);
-  const asked = [...followed].map(([id, f]) => ({
-    id,
-    f,
-    query: pageQuery(context, firstPage(context.parameters), size, { [context.parameters.search.name]: f.term }),
-  }));
+  const asked = [...followed].map(([id, f]) => ({ id, f, query: searchHeadQuery(context, f.term) }));
   const answers: Exchange[] = await Promise.all(context.sendTogether(asked.map(({ query }) => ({ query }))));
   let longest = 0;
   for (const [i, { id, f }] of asked.entries()) {

@@ -1,9 +1,9 @@
 // A record that arrived during the run, searched for: the evidence of a search index that never takes in new records.
 import { identities, identity, recordsOf } from '../records.ts';
 import type { OperationContext } from '../model/context.ts';
-import { headQuery } from '../model/head-read.ts';
+import { headQuery, searchHeadQuery } from '../model/head-read.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
-import { firstPage, largestPageSize, pageQuery } from '../model/listing-query.ts';
+import { largestPageSize } from '../model/listing-query.ts';
 import { termOnlyIn } from '../material/search-term.ts';
 import type { Finding } from '../types.ts';
 
@@ -32,13 +32,12 @@ export async function newestSearched(context: OperationContext): Promise<Finding
   if (!newest || listed.some((r) => identity(r) === identity(newest))) return undefined;
   const term = termOnlyIn(context, newest, [...records, ...listed]);
   if (term === undefined) return undefined;
-  const size = largestPageSize(context.parameters);
-  const query = pageQuery(context, firstPage(context.parameters), size, { [context.parameters.search.name]: term });
+  const query = searchHeadQuery(context, term);
   const exchange = await context.send(query);
   const verdict = await judgeAnswer(
     context.versions,
     exchange,
-    [{ term, page: { offset: 0, size } }],
+    [{ term, page: { offset: 0, size: largestPageSize(context.parameters) } }],
     (why, expected) => ({
       severity: 'warning',
       message: `searching ${JSON.stringify(term)}, taken from ${identity(newest)}, the newest record at the listing's head, which arrived during the run: ${why}`,

@@ -43,6 +43,17 @@ export function headQuery(context: Pick<OperationContext, 'parameters'>): Record
 }
 
 /**
+ * The query that searches for `term` at its widest: the first page of its matches at the largest page size.
+ *
+ * @example
+ * context.send(searchHeadQuery(context, 'ALR-6507')); // { search: 'ALR-6507', page: '1', pageSize: '100' }
+ */
+export function searchHeadQuery(context: Pick<OperationContext, 'parameters'>, term: string): Record<string, string> {
+  const { parameters } = context;
+  return pageQuery(context, firstPage(parameters), largestPageSize(parameters), { [parameters.search.name]: term });
+}
+
+/**
  * A read of the head as the version it shows (its records in order and its count), to tell two reads the same or
  * apart; undefined when it shows no records.
  *

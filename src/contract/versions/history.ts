@@ -16,6 +16,8 @@ export interface Sighting extends Span {
   readonly top: number;
   readonly tail?: number;
   readonly connection?: number;
+  /** The listing read whole: its count came from one page while records may have arrived during the read. */
+  readonly whole?: boolean;
 }
 
 /** What else a read of the head showed: the count it sent, its connection, whether its page was full. */
@@ -150,7 +152,7 @@ export function createHistory(matches: Matcher): ListingHistory {
       // Read to its end, the oldest record read is the tail; the count one page sent may be another version's (a
       // replica behind, records arrived during the read), which would put the tail a record off for the whole run.
       const tail = complete ? 0 : total !== undefined ? baseTop - total : undefined;
-      sightings.push({ ...span, top: baseTop, ...(tail !== undefined ? { tail } : {}) });
+      sightings.push({ ...span, top: baseTop, whole: true, ...(tail !== undefined ? { tail } : {}) });
       early.release();
     },
     sighting: (records, span, read = {}) => early.sighting(records, span, read),
@@ -176,7 +178,7 @@ export function createHistory(matches: Matcher): ListingHistory {
 /** See ListingHistory.fixedTail. */
 function fixedTailOf(sightings: readonly Sighting[], lineage: Lineage | undefined): number | undefined {
   // Past the listing read whole, whose count one page sent while records arrived during the read (see base).
-  const seen = new Set(sightings.slice(1).flatMap((s) => (s.tail === undefined ? [] : [s.tail])));
+  const seen = new Set(sightings.flatMap((s) => (s.tail === undefined || s.whole ? [] : [s.tail])));
   return seen.size === 1 && lineage?.gone() === 0 ? [...seen][0] : undefined;
 }
 
