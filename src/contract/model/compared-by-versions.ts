@@ -18,6 +18,12 @@ export interface Compared {
    * index beside the listing's own reads).
    */
   readonly eachAlone?: boolean;
+  /**
+   * A claim over time (the same request asked again after its answer): answers on one connection, each asked after
+   * the one before was answered, also pass when given by versions that never go back (reads of one replica never move
+   * back in time). Answers going back, or on connections apart, are held to one version as any others.
+   */
+  readonly overTime?: boolean;
 }
 
 /**
@@ -48,7 +54,12 @@ export function comparedByVersions(
         if (judged.kind === 'unexplained') return { named: `an answer it compares is given by no version (${judged.why})` };
         if (judged.kind === 'unknown') newer.set(i, judged.why);
       }
-      if (!together || (newer.size === 0 && givenByTheirCounts(context, compared, claimOf))) return false;
+      if (!together) return false;
+      if (
+        newer.size === 0 &&
+        (givenByTheirCounts(context, compared, claimOf) || (how.overTime && forwardOnOneConnection(context, compared, claimOf)))
+      )
+        return false;
       const copies = compared.map((exchange) => [exchange]);
       /** Whether, in each round, a request asked twice at once was answered from two versions: data too quick for one. */
       let movedEachRound = true;
@@ -91,6 +102,28 @@ function givenByTheirCounts(
       return count !== undefined && (context.versions.giving(exchange, { ...claimOf(exchange), count: true }) ?? []).includes(tail + count);
     })
   );
+}
+
+/**
+ * Whether the answers, on one connection and each asked after the one before was answered, are given by versions
+ * that never go back: a version for each, none older than the one before it.
+ */
+function forwardOnOneConnection(
+  context: Pick<OperationContext, 'versions'>,
+  compared: readonly Exchange[],
+  claimOf: (exchange: Exchange) => Claim,
+): boolean {
+  const connection = compared[0]?.response?.connection;
+  let at = Number.NEGATIVE_INFINITY;
+  for (const [i, exchange] of compared.entries()) {
+    const before = compared[i - 1]?.span;
+    if (connection === undefined || exchange.response?.connection !== connection) return false;
+    if (before && (!exchange.span || exchange.span.sent < before.answered)) return false;
+    const tops = (context.versions.giving(exchange, claimOf(exchange)) ?? []).filter((top) => top >= at);
+    if (tops.length === 0) return false;
+    at = Math.min(...tops);
+  }
+  return true;
 }
 
 /** Whether one version gives an answer to each request: the versions giving each request's answers meet. */

@@ -151,4 +151,36 @@ describe('a finding comparing answers, judged by the versions: each alone, then 
     expect(await comparedByVersions(context, [one, two], { eachAlone: true }).rejudge!()).toEqual({ unknown: 'newer' });
     expect(target.groups).toEqual([]);
   });
+
+  it('a claim over time passes on one connection when its versions never go back; back in time, on connections apart or overlapping, it is asked again', async () => {
+    /** The same request, answered on `connection` between `sent` and `answered` by the versions `tops`. */
+    const on = (connection: number, sent: number, answered: number, tops: readonly number[]) => {
+      const got = answer('page=1&pageSize=10', tops);
+      return { ...got, response: { ...got.response!, connection }, span: { sent, answered } } as Exchange;
+    };
+    // Asked again, every answer is a new version: never one version, so a comparison held to one goes on 3 rounds.
+    let version = 20;
+    const target = together(() => [version++]);
+    const context = { operation: LISTINGS[0]!, parameters, versions: versionsOf(), sendTogether: target.sendTogether };
+    const judged = (compared: readonly Exchange[]) => comparedByVersions(context, compared, { overTime: true }).rejudge!();
+    // Records arrived between the two, read one after the other on one connection: version 9, then 10 (or 9 or 10).
+    expect(await judged([on(1, 0, 5, [9]), on(1, 6, 9, [10])])).toBe(false);
+    expect(await judged([on(1, 0, 5, [9, 10]), on(1, 6, 9, [9])])).toBe(false);
+    expect(target.groups).toEqual([]);
+    // Back in time on one connection (a replica behind after one ahead), on two connections, or the second asked
+    // before the first was answered: held to one version, asked again.
+    for (const compared of [
+      [on(1, 0, 5, [10]), on(1, 6, 9, [9])],
+      [on(1, 0, 5, [9]), on(2, 6, 9, [10])],
+      [on(1, 0, 5, [9]), on(1, 4, 9, [10])],
+    ]) {
+      target.groups.length = 0;
+      expect(await judged(compared)).toEqual({ unknown: expect.stringContaining('moved on') });
+      expect(target.groups).toHaveLength(3);
+    }
+    // Without the option (answers compared at one moment: pages that tile), forward in time is not enough.
+    target.groups.length = 0;
+    expect(await comparedByVersions(context, [on(1, 0, 5, [9]), on(1, 6, 9, [10])]).rejudge!()).not.toBe(false);
+    expect(target.groups).toHaveLength(3);
+  });
 });
