@@ -190,7 +190,9 @@ function sendingOf(options: HttpClientOptions) {
   const stats = { sent: 0, retried: 0, cut: 0 };
   const limit = createConcurrencyLimit(options.concurrency ?? 1);
   const scheduler = createScheduler({ ...options, limit });
-  const transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport(options.dispatcher ?? defaultDispatcher());
+  const transport = options.fetch
+    ? fetchTransport(options.fetch)
+    : undiciTransport(options.dispatcher ?? defaultDispatcher(), { resendOnReuse: true });
   const base = options.target.endsWith('/') ? options.target.slice(0, -1) : options.target;
   const caps = bodyCapsOf(options);
   const attempt = createAttempt(options, transport, stats, caps);

@@ -3,6 +3,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { FetchLike } from '../types.ts';
+import { CLOSED_BY_TARGET, describeNetworkError } from './network-error.ts';
 
 let sharedDispatcher: Dispatcher | undefined;
 
@@ -31,12 +32,16 @@ export interface Answer {
 /** A request being made, to learn the connection undici sends it on. */
 interface Tag {
   connection?: number;
+  /** The connection had carried a request before this one (kept alive). */
+  reused?: boolean;
   readonly numberOf: (socket: object) => number;
 }
 
 /** The request being made right now: undici creates its own request synchronously within the call. */
 let making: Tag | undefined;
 const tags = new WeakMap<object, Tag>();
+/** Sockets that carried a request. */
+const carried = new WeakSet<object>();
 let listening = false;
 
 /**
@@ -54,7 +59,10 @@ function followConnections(): void {
   diagnostics.subscribe('undici:client:sendHeaders', (message) => {
     const { request, socket } = message as { request: object; socket: object };
     const tag = tags.get(request);
-    if (tag) tag.connection = tag.numberOf(socket);
+    if (!tag) return;
+    tag.reused = carried.has(socket);
+    carried.add(socket);
+    tag.connection = tag.numberOf(socket);
   });
 }
 
@@ -79,40 +87,70 @@ const numberOf = (socket: object): number => {
   return opened;
 };
 
-export function undiciTransport(dispatcher: Dispatcher): Transport {
+/** Times a request goes out at most while each kept-alive connection it went on was closed before an answer. */
+const MAX_SENDS = 8;
+
+/**
+ * Requests over undici's `dispatcher`. With `resendOnReuse` (a pool: a connection of its own must stay that one), a
+ * request whose kept-alive connection the target closed before any answer is sent again: the target closed it as
+ * idle as the request went out (a server's keep-alive timeout, late when its event loop was busy, closes every idle
+ * connection at once), and never read the request; Go's client does the same. Closed on a new connection, or
+ * {@link MAX_SENDS} times, the error stands.
+ *
+ * @example
+ * const transport = undiciTransport(defaultDispatcher(), { resendOnReuse: true });
+ */
+export function undiciTransport(dispatcher: Dispatcher, options: { readonly resendOnReuse?: boolean } = {}): Transport {
   followConnections();
   return async (url, method, headers, signal, written) => {
-    // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
-    // because ours (covering headers and body) aborts through the signal. A path as written goes through the
-    // dispatcher itself, which sends it unparsed.
-    const common = { method: method as Dispatcher.HttpMethod, headers, signal, headersTimeout: 0, bodyTimeout: 0 };
-    const tag: Tag = { numberOf };
-    making = tag;
-    let sending: Promise<Dispatcher.ResponseData>;
-    try {
-      sending = written ? dispatcher.request({ ...common, origin: url.origin, path: written }) : request(url, { ...common, dispatcher });
-    } finally {
-      making = undefined;
+    for (let sends = 1; ; sends += 1) {
+      const tag: Tag = { numberOf };
+      try {
+        return await sendOnce(dispatcher, tag, { url, method, headers, signal, written });
+      } catch (error) {
+        const idle = tag.reused && !signal.aborted && describeNetworkError(error).startsWith(CLOSED_BY_TARGET);
+        if (!options.resendOnReuse || !idle || sends >= MAX_SENDS) throw error;
+      }
     }
-    const response = await sending;
-    const flat: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers))
-      if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    // Destroying a body undici has not finished errors it ("Request aborted"): expected, not a crash.
-    response.body.on('error', () => undefined);
-    const iterator = response.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-    return {
-      status: response.statusCode,
-      headers: flat,
-      ...(tag.connection !== undefined ? { connection: tag.connection } : {}),
-      body: {
-        next: async () => {
-          const step = await iterator.next();
-          return step.done ? undefined : step.value;
-        },
-        stop: () => response.body.destroy(),
+  };
+}
+
+/** One request over `dispatcher`, `tag` told its connection. */
+async function sendOnce(
+  dispatcher: Dispatcher,
+  tag: Tag,
+  sent: { url: URL; method: string; headers: Record<string, string>; signal: AbortSignal; written: string | undefined },
+): Promise<Answer> {
+  const { url, method, headers, signal, written } = sent;
+  // undici's request() follows no redirect and applies no bad-port list; its own timeouts are off
+  // because ours (covering headers and body) aborts through the signal. A path as written goes through the
+  // dispatcher itself, which sends it unparsed.
+  const common = { method: method as Dispatcher.HttpMethod, headers, signal, headersTimeout: 0, bodyTimeout: 0 };
+  making = tag;
+  let sending: Promise<Dispatcher.ResponseData>;
+  try {
+    sending = written ? dispatcher.request({ ...common, origin: url.origin, path: written }) : request(url, { ...common, dispatcher });
+  } finally {
+    making = undefined;
+  }
+  const response = await sending;
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers))
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  // Destroying a body undici has not finished errors it ("Request aborted"): expected, not a crash.
+  response.body.on('error', () => undefined);
+  const iterator = response.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  return {
+    status: response.statusCode,
+    headers: flat,
+    ...(tag.connection !== undefined ? { connection: tag.connection } : {}),
+    body: {
+      next: async () => {
+        const step = await iterator.next();
+        return step.done ? undefined : step.value;
       },
-    };
+      stop: () => response.body.destroy(),
+    },
   };
 }
 

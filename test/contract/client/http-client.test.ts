@@ -107,6 +107,35 @@ describe('bodies: capped, cut once, the timeout covers them', () => {
     expect(alone!.error).toMatch(/^body larger than 65536 bytes/);
   });
 
+  it('a kept-alive connection the target closed as the request went out: sent again; closed on a new connection, the error stands', async () => {
+    /** Answers the first request on each connection and resets the connection at the next; `every`: a new one's too. */
+    const closingIdle = (every: boolean) => {
+      const seen = { requests: 0, connections: new Set<object>() };
+      const handler: Handler = (request, response) => {
+        seen.requests += 1;
+        const fresh = !seen.connections.has(request.socket);
+        seen.connections.add(request.socket);
+        if (fresh && (!every || seen.requests === 1)) json(response, 200, [{ id: 'a' }], { connection: 'keep-alive' });
+        else request.socket.resetAndDestroy();
+      };
+      return { seen, handler };
+    };
+    const idle = closingIdle(false);
+    const http = client(await listen(idle.handler));
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) answers.push(await http.send('listAlerts', '/alert', {}));
+    expect(answers.map((e) => e.response?.status ?? e.error)).toEqual(answers.map(() => 200));
+    // Some went on a kept-alive connection first, which was closed unanswered: the target saw them twice.
+    expect(idle.seen.requests).toBeGreaterThan(6);
+    // A target closing every connection at its request but the first: the request on a new connection fails too.
+    const always = closingIdle(true);
+    const strict = client(await listen(always.handler));
+    await strict.send('listAlerts', '/alert', {});
+    const closed = await strict.send('listAlerts', '/alert', {});
+    expect(closed.error).toMatch(/^connection closed by the target/);
+    expect(always.seen.requests).toBeLessThanOrEqual(3);
+  });
+
   it('reads bodies over the small cap and under the full one whole, one after another', async () => {
     const page = JSON.stringify([{ id: 'a', note: 'x'.repeat(3 * MiB) }]);
     const target = await listen((_request, response) => json(response, 200, JSON.parse(page)));
