@@ -37,7 +37,7 @@ export const stableOrder: ScenarioCheck = {
           exchange: second,
           exchanges: [first, second],
           // Each answered as a version of the listing gives it: the versions moved between them (replicas apart,
-          // arrivals), or on forward between the two on one connection.
+          // arrivals), or moved forward between the two on one connection.
           ...comparedByVersions(context, [first, second], { overTime: true }),
         },
       ],
