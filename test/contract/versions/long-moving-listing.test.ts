@@ -43,9 +43,16 @@ describe('pages past --max-pages read while records arrive: asked again together
       return Math.floor(request / 2);
     };
     const serial = liveTarget(flooding(1), { clock });
-    const report = await run(serial, undefined, { maxPages: 5, seed: 1 });
-    expect(problems(report)).toEqual([]);
-    expect(report.verdict).toBe('conformant');
+    // One request at a time from the kit too: the same requests in the same order on every run.
+    const report = await run(serial, undefined, { maxPages: 5, seed: 1, concurrency: 1 });
+    // The checks that compare answers pass. explore_pages is left out: past --max-pages on such a target, a generated
+    // page and the reference pages read after it are never one moment, and it may be inconclusive (issue 48's note).
+    const compared = ['pagination_consistency', 'stable_order', 'default_page_size', 'total_count_header'];
+    expect(report.outcomes.filter((o) => compared.includes(o.check)).map((o) => `${o.operationId} ${o.check} ${o.status}`)).toEqual(
+      report.outcomes.filter((o) => compared.includes(o.check)).map((o) => `${o.operationId} ${o.check} passed`),
+    );
+    expect(problems(report).filter((p) => !p.includes(' explore_pages: data changed'))).toEqual([]);
+    expect(['conformant', 'inconclusive']).toContain(report.verdict);
   });
 
   it.each(LONG_LISTING_VARIANTS.filter((v) => FAR.includes(v.caughtBy)).map((v) => [v.name, v] as const))(
