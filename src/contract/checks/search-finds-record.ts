@@ -8,6 +8,7 @@ import type { OperationContext } from '../model/context.ts';
 import { firstPage, pageQuery, largestPageSize } from '../model/listing-query.ts';
 import { containsTerm, pickSearchTerm } from '../material/search-term.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
+import { searchHeadQuery } from '../model/head-read.ts';
 
 /** A term taken from a record finds that record, and every result contains the term (assumed: warnings). */
 export const searchFindsRecord: ScenarioCheck = {
@@ -19,7 +20,6 @@ export const searchFindsRecord: ScenarioCheck = {
     const picked = await pickSearchTerm(context);
     if (!picked) return noEvidence('no record has a distinctive string value to search for');
     const max = largestPageSize(context.parameters);
-    const first = firstPage(context.parameters);
     const read = await readSearch(context, listing, picked, max);
     if ('skip' in read) return read;
     const { records, pages, ended } = read;
@@ -40,7 +40,7 @@ export const searchFindsRecord: ScenarioCheck = {
       });
       // By the versions rule: a version admissible for its time without the record (it arrived a moment ago, a
       // search index not yet refreshed with it, the window moved it out) explains an answer without it.
-      const search = () => context.send(pageQuery(context, first, max, { [context.parameters.search.name]: picked.term }));
+      const search = () => context.send(searchHeadQuery(context, picked.term));
       const verdict = listing.complete
         ? await judgeAnswer(context.versions, pages[0]!, [{ term: picked.term, page: { offset: 0, size: max } }], missed, search)
         : { kind: 'finding' as const, finding: missed('') };

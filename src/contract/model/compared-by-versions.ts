@@ -114,10 +114,11 @@ function forwardOnOneConnection(
   claimOf: (exchange: Exchange) => Claim,
 ): boolean {
   const connection = compared[0]?.response?.connection;
+  if (connection === undefined) return false;
   let at = Number.NEGATIVE_INFINITY;
   for (const [i, exchange] of compared.entries()) {
     const before = compared[i - 1]?.span;
-    if (connection === undefined || exchange.response?.connection !== connection) return false;
+    if (exchange.response?.connection !== connection) return false;
     if (before && (!exchange.span || exchange.span.sent < before.answered)) return false;
     const tops = (context.versions.giving(exchange, claimOf(exchange)) ?? []).filter((top) => top >= at);
     if (tops.length === 0) return false;
