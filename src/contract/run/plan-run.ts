@@ -43,8 +43,9 @@ export interface Planned {
 }
 
 /**
- * Times one search per listing (a term nothing holds, so the target reads all it searches) and two of the first at
- * once (searchesAtOnce), estimates the rest of the run with searches as many at once as those showed, and returns the plan:
+ * Times one search per listing (a term nothing holds, so the target reads all it searches), estimates the rest of
+ * the run with searches one at a time (what the run can count on: the extension takes what the target gives beyond
+ * it, see extend-plan.ts), and returns the plan:
  * as asked when it fits 75% of the time left (FILL); else --examples trimmed to the most that fit (at least 1); else,
  * with 1 example, the covering set and the special terms trimmed together to the most that fit, down to every
  * class of each once; with why.
@@ -63,7 +64,6 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
       return exchange?.response?.durationMs;
     }),
   );
-  const atOnce = await searchesAtOnce(scope, runs[0], timed[0]);
   const unloaded = scope.client.limit?.unloaded();
   const kindOf = requestKind(runs.map(({ operation }) => operation));
   const pageMs = Math.max(0, ...runs.map(({ operation }) => unloaded?.get(kindOf(operation.path, {})) ?? 0));
@@ -76,7 +76,7 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
       const judged = prefixes[Math.min(covering, prefixes.length - 1)]!;
       const searches = PLAN_REQUESTS.search.fixed + PLAN_REQUESTS.search.perExample * examples + judged.searches + specialTerms;
       const pages = PLAN_REQUESTS.page.fixed + PLAN_REQUESTS.page.perExample * examples + judged.pages;
-      return total + (searches * ms) / atOnce + pages * pageMs;
+      return total + searches * ms + pages * pageMs;
     }, 0);
   const asked: Breadth = {
     examples: scope.settings.examples,
@@ -98,7 +98,7 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
     ...(used.covering !== asked.covering ? [`covering set ${asked.covering} -> ${used.covering}`] : []),
     ...(used.specialTerms !== asked.specialTerms ? [`special terms ${asked.specialTerms} -> ${used.specialTerms}`] : []),
   ].join(', ');
-  const search = `a search takes ${seconds(Math.max(...searchMs))} here${atOnce > 1 ? `, priced ${atOnce.toFixed(1)} at once` : ''}`;
+  const search = `a search takes ${seconds(Math.max(...searchMs))} here`;
   const whole = Math.ceil((cost(asked) / FILL + elapsedMs) / 60_000) * 60;
   return {
     asked,
@@ -116,33 +116,6 @@ function why(fits: boolean, parts: string, search: string, needsMs: number, hasM
   return fits
     ? `${parts}: ${search}`
     : `${parts}, and the run still needs about ${seconds(needsMs)} of the ${seconds(hasMs)} it has: ${search}; --max-duration ${whole} gives the whole run`;
-}
-
-/** Seeded no-match terms of the pair timed at once (after TIMED_SEARCH's). */
-const PAIR = [TIMED_SEARCH + 1, TIMED_SEARCH + 2];
-
-/**
- * How many searches the target runs at once, as the plan counts it: two searches of the first listing sent together
- * against the one timed alone (`aloneMs`) gained 1 to 2 times over one after the other, and half of that gain is
- * counted (1 to 1.5: the run's pages share the target with its searches). 1 with one request in flight at a time
- * (no pair sent), when the pair or the search alone got no answer, or when one of the pair took over half of
- * --timeout: with the run's pages beside them, two at once would time out, and the search's own limit of requests
- * in flight holds it at one (client/concurrency-limit.ts).
- */
-async function searchesAtOnce(scope: RunScope, run: OperationRun | undefined, aloneMs: number | undefined): Promise<number> {
-  // Sent whatever the timing (a run's requests depend on its seed and options only), never with one in flight.
-  if (!run || scope.settings.concurrency < 2) return 1;
-  const { context } = run;
-  const queries = PAIR.map((n) => ({ query: { [context.parameters.search.name]: noMatchTerm(scope.settings.seed, n) } }));
-  const started = performance.now();
-  // Each on a connection of its own where the client can choose, as the search timed alone (a connection's state).
-  const { sendOnOneConnection: own } = context;
-  const pair = own ? (await Promise.all(queries.map((query) => own([query])))).flat() : await Promise.all(context.sendTogether(queries));
-  const took = pair.map((exchange) => exchange.response?.durationMs);
-  if (aloneMs === undefined || took.some((ms) => ms === undefined)) return 1;
-  if (2 * Math.max(...(took as number[])) > scope.options.timeoutMs) return 1;
-  const gained = Math.min(2, Math.max(1, (2 * aloneMs) / (performance.now() - started)));
-  return 1 + (gained - 1) / 2;
 }
 
 /**
