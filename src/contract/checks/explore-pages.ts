@@ -11,6 +11,8 @@ import type { AuthVariant } from '../material/wrong-keys.ts';
 import type { ExplorationState } from '../explore/exploration-state.ts';
 import type { OperationContext } from '../model/context.ts';
 import { judgeAnswer } from '../model/judge-answer.ts';
+import { movedPage } from '../explore/moved-page.ts';
+import { PAST_READ } from '../versions/rule.ts';
 
 const absent = (request: ResolvedRequest) => request.term?.kind === 'absent-term';
 
@@ -156,6 +158,8 @@ async function byVersions(
   { generated, request }: { readonly generated: GeneratedRequest; readonly request: ResolvedRequest },
   exchange: Exchange,
   failed: Judgement,
+  /** Whether the page is the target's own pages moved by what arrived between them (see movedPage). */
+  moved: () => Promise<boolean>,
 ): Promise<Judgement> {
   if (failed.kind !== 'fail' || failed.finding.absolute || !recordsOf(exchange)) return failed;
   const term = request.term?.text ?? '';
@@ -167,6 +171,8 @@ async function byVersions(
   );
   if (verdict.kind === 'pass') return { kind: 'pass' };
   const exact = term === '' && generated.page !== undefined && generated.pageSize !== undefined;
+  // Past the records read the rule has no version to hold the page to; the target's own pages moved do.
+  if (verdict.kind === 'unknown' && verdict.why === PAST_READ && (await moved())) return { kind: 'pass' };
   if (verdict.kind === 'unknown') return unplacedBy(verdict.why, failed);
   return verdict.kind === 'finding' && exact ? { kind: 'fail', finding: verdict.finding } : failed;
 }
@@ -185,7 +191,10 @@ async function judgeGenerated(context: OperationContext, state: ExplorationState
   // A term no record can contain finds nothing, whatever the target's own answer: none is read for it.
   const expected = absent(request) ? { records: [], exchanges: [] } : await reference.slice(request.term?.text, start, request.size);
   if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
-  return byVersions(context, { generated, request }, exchange, judgeSlice({ model, reference }, generated, request, exchange, expected));
+  const pages = { exchanges: expected.exchanges, base: Math.floor(start / reference.max) * reference.max, max: reference.max };
+  const moved = () => movedPage(context, exchange, { term: request.term?.text ?? '', start, size: request.size }, pages);
+  const judged = judgeSlice({ model, reference }, generated, request, exchange, expected);
+  return byVersions(context, { generated, request }, exchange, judged, moved);
 }
 
 /**

@@ -103,6 +103,30 @@ function fitsEdited(
   return at >= 0 && got.every((id, i) => want[at + i] === id);
 }
 
+/** Why the rule cannot tell an answer whose claim lies past the records the run read. */
+export const PAST_READ = 'it needs records past those read (--max-pages)';
+
+/**
+ * How far the listing's head may have moved between two answers: the fewest and the most records by which a version
+ * admissible for `later` is newer than one admissible for `earlier` (negative when older), each widened by the
+ * staleness measured for its kind, at most `maxStaleMs`. Past the records read, a page of one answer is a page of
+ * the other moved by as many places as arrived between them. Undefined when the listing was not read.
+ *
+ * @example
+ * movedBetween(history, { span: generated.span, kind: 'page' }, { span: reference.span, kind: 'page' }, 10_000); // { low: 0, high: 3 }
+ */
+export function movedBetween(
+  history: ListingHistory,
+  earlier: { readonly span: Span; readonly kind: Answer['kind'] },
+  later: { readonly span: Span; readonly kind: Answer['kind'] },
+  maxStaleMs: number,
+): { readonly low: number; readonly high: number } | undefined {
+  const behind = maxStaleMs > 0 ? history.behindVersions() : 0;
+  const range = ({ span, kind }: typeof earlier) => history.admissible(span, Math.min(history.staleness(kind), maxStaleMs), behind);
+  const [a, b] = [range(earlier), range(later)];
+  return a && b ? { low: b.low - a.high, high: b.high - a.low } : undefined;
+}
+
 /** What an answer is judged with: its claim, what it showed, when it was made, its kind, and --max-staleness. */
 export interface Answer {
   readonly claim: Claim;
@@ -156,7 +180,7 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   const older = olderFit(history, lineage, answer, range.low);
   if (older) return older;
   if (newerFit(lineage, answer.claim, answer.shown, range.high)) return { kind: 'newer' };
-  if (admissible.fits.some((f) => f.fit === undefined)) return { kind: 'unknown', why: 'it needs records past those read (--max-pages)' };
+  if (admissible.fits.some((f) => f.fit === undefined)) return { kind: 'unknown', why: PAST_READ };
   // None admissible (reads of the head went back in time, as replicas apart do): the newest the run had read.
   const top = Math.max(range.high, range.low);
   const closest = versionAt(history, top);
