@@ -189,9 +189,11 @@ async function judgeGenerated(context: OperationContext, state: ExplorationState
   if (credentials) return judgeWrongKey(describeRequest(request), credentials, exchange);
   const start = (request.page - 1) * request.size;
   // A term no record can contain finds nothing, whatever the target's own answer: none is read for it.
-  const expected = absent(request) ? { records: [], exchanges: [] } : await reference.slice(request.term?.text, start, request.size);
+  const expected = absent(request)
+    ? { records: [], exchanges: [], from: start }
+    : await reference.slice(request.term?.text, start, request.size);
   if ('unusable' in expected) return { kind: 'unusable', exchange: expected.unusable };
-  const pages = { exchanges: expected.exchanges, base: Math.floor(start / reference.max) * reference.max, max: reference.max };
+  const pages = { exchanges: expected.exchanges, base: expected.from, max: reference.max };
   const moved = () => movedPage(context, exchange, { term: request.term?.text ?? '', start, size: request.size }, pages);
   const judged = judgeSlice({ model, reference }, generated, request, exchange, expected);
   return byVersions(context, { generated, request }, exchange, judged, moved);

@@ -2,8 +2,6 @@ import { firstPage } from '../model/listing-query.ts';
 import type { OperationContext } from '../model/context.ts';
 import { listingPages, readListing } from '../model/read-listing.ts';
 import { missingKeys, wrongKeys, type AuthVariant } from '../material/wrong-keys.ts';
-import type { SendOptions } from '../client/http-client.ts';
-import type { Exchange } from '../types.ts';
 import { resolveRequest, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
 import { coveringSet } from '../material/covering-set.ts';
 import { createListingModel, type ListingModel } from '../material/listing-model.ts';
@@ -14,7 +12,7 @@ export interface ExplorationState {
   readonly model: ListingModel;
   readonly reference: ReturnType<typeof createReferencePages>;
   /** Sends a query, once: the checks judge the same generated requests by different rules. */
-  readonly send: (query: Record<string, string>, options?: SendOptions) => Promise<Exchange>;
+  readonly send: ReturnType<typeof createQueryMemo>;
   /**
    * A generated request made concrete against the model as it was when first resolved: judged again after a
    * re-sync, it is the same request, so that what was sent ahead with the listing is what the judge reads.

@@ -4,14 +4,12 @@ import { identities, recordsOf } from '../records.ts';
 import type { OperationContext } from '../model/context.ts';
 import { headQuery } from '../model/head-read.ts';
 import type { Exchange } from '../types.ts';
+import { spanning } from '../versions/history.ts';
 import { movedBetween } from '../versions/rule.ts';
 
 /** The span from the first sent to the last answered of `exchanges`, when each has one. */
-function spanOf(exchanges: readonly Exchange[]) {
-  const spans = exchanges.map((e) => e.span);
-  if (spans.length === 0 || spans.some((s) => s === undefined)) return undefined;
-  return { sent: Math.min(...spans.map((s) => s!.sent)), answered: Math.max(...spans.map((s) => s!.answered)) };
-}
+const spanOf = (exchanges: readonly Exchange[]) =>
+  exchanges.every((e) => e.span !== undefined) ? spanning(exchanges.map((e) => e.span!)) : undefined;
 
 /**
  * By how many places the answer to `term` may have moved from `exchange` to `others`: for a plain page, the records

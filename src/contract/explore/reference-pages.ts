@@ -6,9 +6,12 @@ import type { OperationContext } from '../model/context.ts';
 import type { SendOptions } from '../client/http-client.ts';
 import type { Exchange } from '../types.ts';
 
-/** Records of the target's own answer for a search (and the pages read for them), or the exchange that did not give them. */
+/**
+ * Records of the target's own answer for a search, and the pages read for them (the first from result `from`, at the
+ * largest size), or the exchange that did not give them.
+ */
 export type Reference =
-  | { readonly records: readonly Record<string, unknown>[]; readonly exchanges: readonly Exchange[] }
+  | { readonly records: readonly Record<string, unknown>[]; readonly exchanges: readonly Exchange[]; readonly from: number }
   | { readonly unusable: Exchange };
 
 /** The target's whole answer for a search (`complete` false when it is longer than the pages read), or the exchange that failed. */
@@ -77,8 +80,8 @@ export function createReferencePages(context: OperationContext, send: (query: Re
       const first = Math.floor(start / max) + 1;
       const read = await readPages(fetchPage, max, term, first, spansOf(first, start, count));
       if ('unusable' in read) return read;
-      const offset = start - (first - 1) * max;
-      return { records: read.records.slice(offset, offset + count), exchanges: read.exchanges };
+      const from = (first - 1) * max;
+      return { records: read.records.slice(start - from, start - from + count), exchanges: read.exchanges, from };
     },
   };
 }

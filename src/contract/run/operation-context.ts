@@ -12,6 +12,7 @@ import { createPairTally } from '../model/pair-tally.ts';
 import { listingTotal } from '../model/listing.ts';
 import { pageAround } from '../model/page-around.ts';
 import { createListingVersions, type ListingVersions } from '../versions/listing-versions.ts';
+import { spanning } from '../versions/history.ts';
 import { headQuery, isHeadRead } from '../model/head-read.ts';
 import { containsTerm } from '../material/search-term.ts';
 import { LISTING_READ } from '../model/listing-query.ts';
@@ -187,9 +188,8 @@ const pageStarts = (read: Listing, n: number): string[][] =>
 
 /** The listing as read whole starts its versions (its span: from its first page sent to its last answered). */
 function startsVersions(versions: ListingVersions, read: Listing): Listing {
-  const spans = read.pageExchanges.flatMap((e) => (e.span ? [e.span] : []));
-  if (spans.length > 0) {
-    const span = { sent: Math.min(...spans.map((s) => s.sent)), answered: Math.max(...spans.map((s) => s.answered)) };
+  const span = spanning(read.pageExchanges.flatMap((e) => (e.span ? [e.span] : [])));
+  if (span) {
     // A page read from another version may have skipped records above its first (its second, when the first was a repeat).
     const seams = new Set(pageStarts(read, 2).flat());
     versions.history.base(read.records, read.complete, span, listingTotal(read), seams);

@@ -11,6 +11,17 @@ export interface Span {
   readonly answered: number;
 }
 
+/**
+ * The span from the first sent to the last answered of `spans`; undefined when there are none.
+ *
+ * @example
+ * spanning([{ sent: 10, answered: 40 }, { sent: 20, answered: 90 }]); // { sent: 10, answered: 90 }
+ */
+export function spanning(spans: readonly Span[]): Span | undefined {
+  if (spans.length === 0) return undefined;
+  return { sent: Math.min(...spans.map((s) => s.sent)), answered: Math.max(...spans.map((s) => s.answered)) };
+}
+
 /** One read that showed a version: its top, its tail when a count was sent with it, and when. */
 export interface Sighting extends Span {
   readonly top: number;

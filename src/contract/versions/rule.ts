@@ -121,9 +121,7 @@ export function movedBetween(
   later: { readonly span: Span; readonly kind: Answer['kind'] },
   maxStaleMs: number,
 ): { readonly low: number; readonly high: number } | undefined {
-  const behind = maxStaleMs > 0 ? history.behindVersions() : 0;
-  const range = ({ span, kind }: typeof earlier) => history.admissible(span, Math.min(history.staleness(kind), maxStaleMs), behind);
-  const [a, b] = [range(earlier), range(later)];
+  const [a, b] = [admissibleRange(history, { ...earlier, maxStaleMs }), admissibleRange(history, { ...later, maxStaleMs })];
   return a && b ? { low: b.low - a.high, high: b.high - a.low } : undefined;
 }
 
@@ -137,14 +135,22 @@ export interface Answer {
 }
 
 /**
+ * The tops of the versions admissible for an answer made within `span` (see ListingHistory.admissible), widened by the
+ * staleness measured for its kind, at most `maxStaleMs`; replicas seen behind count only when staleness is allowed.
+ */
+function admissibleRange(history: ListingHistory, { span, kind, maxStaleMs }: Pick<Answer, 'span' | 'kind' | 'maxStaleMs'>) {
+  const behind = maxStaleMs > 0 ? history.behindVersions() : 0;
+  return history.admissible(span, Math.min(history.staleness(kind), maxStaleMs), behind);
+}
+
+/**
  * The admissible versions' tops, newest first, each with whether it gives the answer (undefined: past what was
  * read); undefined when the listing was not read.
  */
 function admissibleFits(history: ListingHistory, answer: Answer) {
   const lineage = history.lineage();
   if (!lineage) return undefined;
-  const behind = answer.maxStaleMs > 0 ? history.behindVersions() : 0;
-  const range = history.admissible(answer.span, Math.min(history.staleness(answer.kind), answer.maxStaleMs), behind)!;
+  const range = admissibleRange(history, answer)!;
   const tops = Array.from({ length: Math.max(0, range.high - range.low + 1) }, (_, i) => range.high - i);
   return { lineage, range, fits: tops.map((top) => ({ top, fit: fits(lineage, answer.claim, top, history.tails(top), answer.shown) })) };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runContract } from '../../../src/contract/run/run-contract.ts';
-import { KEY, spec } from '../../helpers.ts';
+import { KEY, LISTINGS, spec } from '../../helpers.ts';
+import { largestPageSize } from '../../../src/contract/model/listing-query.ts';
+import { listingParameters } from '../../../src/spec/listing-parameters.ts';
 import { LONG_LISTING_VARIANTS, longListing } from '../targets/long-listing.ts';
 import { flooding, growing, liveTarget } from '../targets/live-targets.ts';
 import { alerts, problems, run } from './live-runs.ts';
@@ -64,11 +66,13 @@ describe('pages past --max-pages read while records arrive: asked again together
   });
 
   it('pages past --max-pages holding the right records in the wrong order while records arrive: never passed as moved', async () => {
-    // Past the first 100 records, a page of any size but 100 comes reversed: no place the listing moved to gives it.
+    // Past the first page read (--max-pages 1), a page of any size but the reference's comes reversed: no place the
+    // listing moved to gives it.
+    const max = largestPageSize(listingParameters(LISTINGS[0]!));
     const reversed = liveTarget(growing(3), {
       page: (found, page, size) => {
         const slice = found.slice((page - 1) * size, page * size);
-        return size !== 100 && (page - 1) * size >= 100 && slice.length > 1 ? [...slice].reverse() : slice;
+        return size !== max && (page - 1) * size >= max && slice.length > 1 ? [...slice].reverse() : slice;
       },
     });
     const report = await run(reversed, ['explore_pages'], { maxPages: 1, concurrency: 1 });
