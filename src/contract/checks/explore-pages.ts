@@ -221,7 +221,12 @@ export const explorePages: ScenarioCheck = {
       context,
       requestArbitrary(state.model, context.parameters, state.wrong.length),
       (generated) => judgeGenerated(context, state, generated),
-      { resync: state.resync, covering: state.covering, prefetch: (generated) => prefetchGenerated(state, generated) },
+      {
+        resync: state.resync,
+        settle: state.settle,
+        covering: state.covering,
+        prefetch: (generated) => prefetchGenerated(state, generated),
+      },
     );
   },
 };

@@ -5,14 +5,14 @@ import { missingKeys, wrongKeys, type AuthVariant } from '../material/wrong-keys
 import { resolveRequest, type GeneratedRequest, type ResolvedRequest } from '../material/generated-request.ts';
 import { coveringSet } from '../material/covering-set.ts';
 import { createListingModel, type ListingModel } from '../material/listing-model.ts';
-import { createQueryMemo, createReferencePages } from './reference-pages.ts';
+import { createQueryMemo, createReferencePages, type QueryMemo } from './reference-pages.ts';
 
 /** What the exploration checks of one operation share: the model, the target's reference pages, sent queries. */
 export interface ExplorationState {
   readonly model: ListingModel;
   readonly reference: ReturnType<typeof createReferencePages>;
   /** Sends a query, once: the checks judge the same generated requests by different rules. */
-  readonly send: ReturnType<typeof createQueryMemo>;
+  readonly send: QueryMemo;
   /**
    * A generated request made concrete against the model as it was when first resolved: judged again after a
    * re-sync, it is the same request, so that what was sent ahead with the listing is what the judge reads.
@@ -43,6 +43,12 @@ export interface ExplorationState {
    * listing longer than --max-pages is not read again (changed false, no read); what `prefetch` sends is.
    */
   resync(prefetch?: () => Promise<unknown>): Promise<Resync>;
+  /**
+   * Ends the judging again of one request after {@link resync}: when the listing did not change, the answers sent
+   * before it serve the other requests again (with those sent since in their place), as they would have without it;
+   * a search costs seconds on a large listing.
+   */
+  settle(): void;
 }
 
 /** What a re-sync found: whether the model changed, and the listing it read (serialized), when read whole. */
@@ -78,6 +84,8 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
       const model = createListingModel(listing);
       const send = createQueryMemo(context);
       const resolved = new WeakMap<GeneratedRequest, ResolvedRequest>();
+      /** The answers sent before a re-sync whose listing had not changed, until it is settled. */
+      let before: QueryMemo | undefined;
       const live = {
         model,
         // The reference pages go through the same memo: a generated request may be one of them.
@@ -92,6 +100,9 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
         sendAhead: async (generated: GeneratedRequest) => generated.credentials === undefined && live.send(live.resolve(generated).query),
         async resync(prefetch?: () => Promise<unknown>): Promise<Resync> {
           // The requests and reference pages start afresh either way: one of them may be what went stale.
+          // Those sent since an earlier re-sync of the same judging are kept too, in place of older ones.
+          if (before) before.takeIn(live.send);
+          else before = live.send;
           live.send = createQueryMemo(context);
           live.reference = createReferencePages(context, live.send);
           // Past --max-pages the listing is not read again (its head, read before and after, tells one moment), but
@@ -112,7 +123,16 @@ export function explorationOf(context: OperationContext): Promise<ExplorationSta
           const read = JSON.stringify(fresh.records);
           if (read === JSON.stringify(live.model.records)) return { changed: false, read };
           live.model = createListingModel(fresh);
+          // Answers sent before were judged by another model: every request is sent afresh.
+          before = undefined;
           return { changed: true, read };
+        },
+        settle() {
+          if (!before) return;
+          before.takeIn(live.send);
+          live.send = before;
+          live.reference = createReferencePages(context, live.send);
+          before = undefined;
         },
       };
       return live;

@@ -40,6 +40,8 @@ const MAX_SHRINKS = 120;
 export interface ExploreOptions<T> {
   readonly beyond?: () => Skip;
   readonly resync?: (prefetch?: () => Promise<unknown>) => Promise<Resync>;
+  /** Ends the judging again of one value after `resync` (see ExplorationState.settle). */
+  readonly settle?: () => void;
   /** Sends the requests the judge of `value` will make (into the caches it reads), all at once. */
   readonly prefetch?: (value: T) => Promise<unknown>;
   /** Values judged before the generated ones, whatever --examples; `judged(i)` is told of each answer judged. */
@@ -94,17 +96,23 @@ async function judgeFresh<T>(run: Exploration<T>, value: T): Promise<{ judgement
     // A listing not read whole (past --max-pages, or torn) shows its version by its head, read before and after.
     const before = await headVersion(run.context);
     const fresh = await judgeOnFreshRead(run, value);
-    if (!unjudged(fresh.judgement)) return { judgement: fresh.judgement, confirmed: true };
+    if (!unjudged(fresh.judgement)) return settled(run, { judgement: fresh.judgement, confirmed: true });
     last = fresh.judgement;
     const oneVersion =
       fresh.read !== undefined ? (await resync()).read === fresh.read : before !== undefined && before === (await headVersion(run.context));
     if (oneVersion) {
       if (!fresh.changed) run.still = true;
       const { unplaced: _, ...atOneVersion } = last.finding;
-      return { judgement: { kind: 'fail', finding: atOneVersion }, confirmed: true };
+      return settled(run, { judgement: { kind: 'fail', finding: atOneVersion }, confirmed: true });
     }
   }
-  return { judgement: last, confirmed: false };
+  return settled(run, { judgement: last, confirmed: false });
+}
+
+/** `judged`, once the judging again that found it is settled (see ExplorationState.settle). */
+function settled<T, J>(run: Exploration<T>, judged: J): J {
+  run.options.settle?.();
+  return judged;
 }
 
 /** The head's version as two reads of it sent together show it (records and count), or undefined when they differ. */
@@ -292,6 +300,7 @@ export async function exploreModel(
   return explore(context, arbitrary, (generated) => judge(context, state, listing, generated), {
     beyond: () => tooLong(listing, beyond),
     resync: state.resync,
+    settle: state.settle,
     prefetch: state.sendAhead,
     covering: state.covering,
   });

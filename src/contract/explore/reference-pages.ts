@@ -112,14 +112,33 @@ async function readPages(
   return { records, exchanges, ended: false };
 }
 
+/** Sends each distinct request once (see createQueryMemo). */
+export interface QueryMemo {
+  (query: Record<string, string>, options?: SendOptions): Promise<Exchange>;
+  /** Keeps the answers `later` holds in place of its own for the same requests: they were sent since. */
+  takeIn(later: QueryMemo): void;
+  /** What it keeps, by request. */
+  entries(): [string, Promise<Exchange>][];
+}
+
 /**
  * Sends each distinct request once per operation (of those kept): the exploration checks replay the same
  * generated requests.
+ *
+ * @example
+ * const send = createQueryMemo(context);
+ * await send({ page: '2' }); // sent; asked again, the same answer
  */
-export function createQueryMemo(context: OperationContext) {
+export function createQueryMemo(context: OperationContext): QueryMemo {
   const sent = createReplayCache<Promise<Exchange>>(KEPT.first, KEPT.recent);
-  return (query: Record<string, string>, options?: SendOptions): Promise<Exchange> => {
+  const send = (query: Record<string, string>, options?: SendOptions): Promise<Exchange> => {
     const key = JSON.stringify([Object.entries(query), options ?? null]);
     return sent.get(key) ?? sent.set(key, context.send(query, options));
   };
+  return Object.assign(send, {
+    takeIn(later: QueryMemo) {
+      for (const [key, answer] of later.entries()) sent.set(key, answer);
+    },
+    entries: () => sent.entries(),
+  });
 }

@@ -16,11 +16,13 @@ export function createReplayCache<V extends {}>(first: number, recent: number) {
   const lately = new LRUCache<string, V>({ max: recent });
   return {
     get: (key: string): V | undefined => kept.get(key) ?? lately.get(key),
-    /** Stores `value` under `key` and returns it. */
+    /** Stores `value` under `key` (in place of what it held) and returns it. */
     set(key: string, value: V): V {
-      if (kept.size < first) kept.set(key, value);
+      if (kept.has(key) || kept.size < first) kept.set(key, value);
       else lately.set(key, value);
       return value;
     },
+    /** What it keeps, the first stored first. */
+    entries: (): [string, V][] => [...kept, ...[...lately.entries()].reverse()],
   };
 }

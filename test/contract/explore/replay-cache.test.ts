@@ -27,4 +27,18 @@ describe('createReplayCache: what the explorations keep to replay', () => {
     const held = Array.from({ length: 10_000 }, (_, i) => cache.get(`k${i}`)).filter((v) => v !== undefined);
     expect(held).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9995, 9996, 9997, 9998, 9999]);
   });
+
+  it('stores an answer sent since in place of the one kept, and gives what it keeps, the first stored first', () => {
+    const cache = createReplayCache<string>(2, 2);
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, `${key}1`);
+    // Kept for the run (a) and among the latest (c): each replaced in place, nothing let go.
+    cache.set('a', 'a2');
+    cache.set('c', 'c2');
+    expect(cache.entries()).toEqual([
+      ['a', 'a2'],
+      ['b', 'b1'],
+      ['d', 'd1'],
+      ['c', 'c2'],
+    ]);
+  });
 });

@@ -80,6 +80,23 @@ describe('pages past --max-pages read while records arrive: asked again together
     expect(report.verdict).not.toBe('conformant');
   });
 
+  it('a request judged again on fresh answers leaves the answers kept for the others: the explorations replay them, not send them again', async () => {
+    // Past --max-pages, a failure while records arrive is judged again on answers sent afresh; the other requests'
+    // answers kept from before serve the next explorations as they would have (a search costs seconds on a big listing).
+    const target = liveTarget(growing(3));
+    const sent = new Map<string, number>();
+    const counted = (request: Request) => {
+      const url = new URL(request.url);
+      // A search with a page or a size: the explorations' generated requests and reference pages.
+      const paged = url.searchParams.has('page') || url.searchParams.has('pageSize');
+      if (url.searchParams.get('search') && paged) sent.set(url.search, (sent.get(url.search) ?? 0) + 1);
+      return target(request);
+    };
+    const report = await run(counted, undefined, { maxPages: 1, seed: 2 });
+    expect(report.verdict).toBe('conformant');
+    expect([...sent].filter(([, n]) => n > 2)).toEqual([]);
+  });
+
   it.each(LONG_LISTING_VARIANTS.filter((v) => FAR.includes(v.caughtBy)).map((v) => [v.name, v] as const))(
     'still catches %s: it breaks the rule each time the pages are asked together',
     async (_, variant) => {
