@@ -19,11 +19,12 @@ export const PLAN_REQUESTS = {
   page: { fixed: 112, perExample: 0.25 },
 } as const;
 /**
- * The share of the time left the estimate may fill: rechecks, re-sends and a listing that moves need the rest, and
- * the estimate is off by up to a few tenths either way; a plan trimmed judges more in what is left once its checks
- * end (see extend-plan.ts).
+ * The share of the time left the estimate may fill: rechecks, re-sends, a listing that moves and a machine shared with
+ * other work need the rest (the planned checks have taken over 1.25 times their estimate, see docs/contract.md); a
+ * plan trimmed judges more in what is left once its checks end (see extend-plan.ts), where a batch the deadline cuts
+ * costs the verdict nothing.
  */
-export const FILL = 0.75;
+export const FILL = 0.6;
 /** The seeded no-match term's index for the timed search: it scans everything a search can (no early stop). */
 const TIMED_SEARCH = 7;
 
@@ -46,7 +47,7 @@ export interface Planned {
  * Times one search per listing (a term nothing holds, so the target reads all it searches), estimates the rest of
  * the run with searches one at a time (what the run can count on: the extension takes what the target gives beyond
  * it, see extend-plan.ts), and returns the plan:
- * as asked when it fits 75% of the time left (FILL); else --examples trimmed to the most that fit (at least 1); else,
+ * as asked when it fits 60% of the time left (FILL); else --examples trimmed to the most that fit (at least 1); else,
  * with 1 example, the covering set and the special terms trimmed together to the most that fit, down to every
  * class of each once; with why.
  *

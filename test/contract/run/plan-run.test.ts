@@ -71,18 +71,18 @@ describe('a run planned to fit --max-duration', () => {
     expect(sent[0]!.search).toMatch(/^zq[b-df-hj-np-tv-xz0-9]{24}$/);
   });
 
-  it('trims the examples to the most that fit FILL (75%) of the time left, and says why', async () => {
-    const { runs, scope } = target(600);
+  it('trims the examples to the most that fit FILL (60%) of the time left, and says why', async () => {
+    const { runs, scope } = target(420);
     const { plan } = await planRun(scope, runs, 1_000);
-    const fits = Array.from({ length: 50 }, (_, i) => 50 - i).find((e) => estimate(e, 600) <= FILL * 299_000)!;
+    const fits = Array.from({ length: 50 }, (_, i) => 50 - i).find((e) => estimate(e, 420) <= FILL * 299_000)!;
     expect(fits).toBeGreaterThan(1);
     expect(fits).toBeLessThan(50);
     expect(plan).toMatchObject({
       examples: { asked: 50, used: fits },
       covering: { asked: ALL.covering, used: ALL.covering },
       specialTerms: { asked: ALL.specialTerms, used: ALL.specialTerms },
-      estimateMs: Math.round(estimate(fits, 600)),
-      why: `examples 50 -> ${fits}: a search takes 0.6 s here`,
+      estimateMs: Math.round(estimate(fits, 420)),
+      why: `examples 50 -> ${fits}: a search takes 0.4 s here`,
     });
   });
 
