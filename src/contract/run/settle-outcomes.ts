@@ -38,7 +38,9 @@ export async function settled(settling: Settling, scenarios: readonly CheckOutco
     // Findings that stand fail the check: those beside them the versions could not tell are the movement's to explain.
     const standing = outcome.failures.filter((f) => !untold(f));
     if (standing.length > 0 && standing.length < outcome.failures.length) settledOnes.push({ ...outcome, failures: standing });
-    else settledOnes.push(needsAgain(settling, outcome) ? await judgedAgain(settling, outcome) : outcome);
+    else if (needsAgain(settling, outcome)) settledOnes.push(await judgedAgain(settling, outcome));
+    // Past the deadline no fresh read can judge it: what the versions could not tell is no finding.
+    else settledOnes.push(outcome.failures.some(untold) ? inconclusive(settling, outcome, LATE) : outcome);
   }
   return settledOnes;
 }
@@ -61,14 +63,21 @@ async function judgedAgain(settling: Settling, outcome: CheckOutcome): Promise<C
   if (!again.failures.some(untold)) return again;
   const standing = again.failures.filter((f) => !untold(f));
   if (standing.length > 0) return { ...again, failures: standing };
-  const { failures: _, ...rest } = again;
-  const why = again.failures.find(untold)!.unplaced;
+  return inconclusive(settling, again, 'run again');
+}
+
+/** What to do when the deadline left no time to judge on a fresh read. */
+const LATE = "the run's --max-duration was reached before a fresh read could: run again with a longer --max-duration";
+
+/** `outcome`, whose every finding the versions could not tell, as inconclusive: why, and what to do (`next`). */
+function inconclusive(settling: Settling, outcome: CheckOutcome, next: string): CheckOutcome {
+  const { failures, ...rest } = outcome;
   return {
     ...rest,
     failures: [],
     status: 'skipped',
     skipCause: 'no-evidence',
-    skipReason: `data changed during the run, and the versions of the listing could not tell: ${why}; run again, with --seed ${settling.seed} to replay the same requests`,
+    skipReason: `data changed during the run, and the versions of the listing could not tell: ${failures.find(untold)!.unplaced}; ${next}, with --seed ${settling.seed} to replay the same requests`,
   };
 }
 

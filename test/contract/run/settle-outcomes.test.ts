@@ -19,14 +19,19 @@ const untold = { severity: 'warning' as const, message: 'X-Total-Count differs',
  * Settles `outcomes` of the alerts' listing, alerts arriving after the run's first read when `moves`; the check's run
  * again gives `again`. Resolves the outcomes and how many times a check ran again.
  */
-async function settle(outcomes: CheckOutcome[], moves: boolean, again: CheckOutcome = outcome([untold])) {
+async function settle(
+  outcomes: CheckOutcome[],
+  moves: boolean,
+  again: CheckOutcome = outcome([untold]),
+  stop = new AbortController().signal,
+) {
   const { context, arrive } = await alertsContext();
   const probe = await context.send({});
   if (moves) arrive(3);
   let reruns = 0;
   const settling = {
     context,
-    reads: { maxStalenessMs: 10_000, stop: new AbortController().signal },
+    reads: { maxStalenessMs: 10_000, stop },
     seed: 7,
     runAgain: async () => {
       reruns += 1;
@@ -49,6 +54,15 @@ describe('a listing settled by its versions once its checks are in', () => {
     expect(outcomes[0]).toMatchObject({ status: 'skipped', skipCause: 'no-evidence', failures: [] });
     expect(outcomes[0]!.skipReason).toBe(
       `data changed during the run, and the versions of the listing could not tell: ${WHY}; run again, with --seed 7 to replay the same requests`,
+    );
+  });
+
+  it('once --max-duration is reached, a finding the versions could not tell is inconclusive, not a failure, saying which flag gives the time', async () => {
+    const { outcomes, reruns } = await settle([outcome([untold])], true, undefined, AbortSignal.abort());
+    expect(reruns).toBe(0);
+    expect(outcomes[0]).toMatchObject({ status: 'skipped', skipCause: 'no-evidence', failures: [] });
+    expect(outcomes[0]!.skipReason).toBe(
+      `data changed during the run, and the versions of the listing could not tell: ${WHY}; the run's --max-duration was reached before a fresh read could: run again with a longer --max-duration, with --seed 7 to replay the same requests`,
     );
   });
 
