@@ -179,8 +179,24 @@ function readingJudge(history: ListingHistory, reads: VersionReads, pending: Rea
     // may have stood between two reads unseen by either.
     if (verdict.kind === 'newer' && history.behindVersions() > 0)
       return { kind: 'unknown', why: 'it shows a version of the listing newer than any read of its head showed', newer: true };
+    if (unseenSince(history, exchange.span!, shown, verdict)) return { kind: 'unknown', why: UNSEEN_SINCE };
     return verdict;
   };
+}
+
+const UNSEEN_SINCE =
+  'it shows records no read of its head had shown, and no read of its head after it answered (timed out, or cut by the deadline)';
+
+/**
+ * Whether the answer may come from a version the run never saw: newer than any read showed, or showing records none
+ * did, with no read of the head placed after it answered (its reads again timed out, or the deadline came): what
+ * arrived meanwhile may give it.
+ */
+function unseenSince(history: ListingHistory, span: Span, shown: Shown, verdict: Explanation): boolean {
+  if (history.sightings.some((s) => s.sent >= span.answered)) return false;
+  if (verdict.kind === 'newer') return true;
+  const lineage = history.lineage();
+  return verdict.kind === 'unexplained' && lineage !== undefined && (shown.ids ?? []).some((id) => lineage.position(id) === undefined);
 }
 
 /**

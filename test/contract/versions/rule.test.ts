@@ -571,6 +571,23 @@ describe("a listing's versions: the rule with the reads it makes", () => {
     expect(await versions.judge(answer(records(10).slice(0, 5), span(40, 60)), page)).toEqual({ kind: 'explained' });
   });
 
+  it('an answer showing records no read had shown, with no read of the head after it (its reads timed out): not known, not a finding; with one, judged', async () => {
+    // The listing of 30 read, r31..r42 arrived since; page 10 of size 1 at 42 records is r33, a record no read showed.
+    let headAfter: (() => void) | undefined;
+    const versions = createListingVersions({ readHead: async () => headAfter?.(), countHeader: undefined, matches: containsTerm }, 10_000);
+    versions.history.base(records(30), true, span(0, 10));
+    versions.sighting(answer(records(30).slice(0, 5), span(50)), 5);
+    const page10 = { term: '', page: { offset: 9, size: 1 } };
+    const verdict = await versions.judge(answer([{ id: 'r33', name: 'name 33' }], span(200)), page10);
+    expect(verdict).toMatchObject({ kind: 'unknown', why: expect.stringContaining('no read of its head after it answered') });
+    // A read of the head after it answered shows the listing still at 30: no version gives r33 there.
+    headAfter = () => versions.sighting(answer(records(30).slice(0, 5), span(300)), 5);
+    expect((await versions.judge(answer([{ id: 'r33', name: 'name 33' }], span(200)), page10)).kind).toBe('unexplained');
+    // And one showing the 42: the answer is that version's.
+    headAfter = () => versions.sighting(answer(records(42).slice(0, 20), span(400)), 20);
+    expect(await versions.judge(answer([{ id: 'r33', name: 'name 33' }], span(350)), page10)).toEqual({ kind: 'explained' });
+  });
+
   it('names a listing longer than the run read by what it read, never as Infinity records', () => {
     const versions = createListingVersions({ readHead: async () => undefined, countHeader: undefined, matches: containsTerm }, 0);
     // Read incomplete (past --max-pages) and no count sent: nothing bounds the tail.
@@ -587,8 +604,9 @@ describe("a listing's versions: the rule with the reads it makes", () => {
     versions.history.base([...records(5, 6), ...records(4, 1)], true, span(0, 10), undefined, new Set(['r4']));
     const page = { term: '', page: { offset: 6, size: 2 } };
     // Alone, r4 and r3 at offset 6 say a version of 10 records, newer than the 9 the lineage knows and than any read
-    // of the head shows: no version (the run judges every finding again once its reads across seams are done).
-    expect((await versions.judge(answer(records(2, 3), span(20)), page)).kind).toBe('unexplained');
+    // of the head shows, and no read of the head after it placed one: not known (the run judges every finding again
+    // once its reads across seams are done).
+    expect((await versions.judge(answer(records(2, 3), span(20)), page)).kind).toBe('unknown');
     const across = new Promise<void>((resolve) => setTimeout(resolve, 5)).then(() => versions.history.lineage()!.mend(records(3, 4)));
     versions.mending(across);
     expect(await versions.judge(answer(records(2, 3), span(30)), page)).toEqual({ kind: 'explained' });
