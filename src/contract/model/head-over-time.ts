@@ -53,7 +53,8 @@ export async function headOverTime(context: OperationContext, probe: Exchange, r
     return got.every((e) => recordsOf(e)) ? got : undefined;
   };
   const end = await group();
-  if (!end) return { still: true };
+  // No read at the end (the deadline came, the target failed them): nothing says the head stood still.
+  if (!end) return { still: false };
   if (end.every((e) => state(e) === state(probe))) return { still: true };
   const groups = [end];
   for (let n = 0; n < END_READS && !reads.stop.aborted; n += 1) {

@@ -43,6 +43,14 @@ describe('the head read at the end of the run: claims over time', () => {
     expect(end.finding?.absolute).toBe(true);
   });
 
+  it('no answer to the reads at the end (the target failing them): nothing says the listing stood still', async () => {
+    let failing = false;
+    const { context } = await alertsContext(() => (failing ? new Response('down', { status: 500 }) : undefined), undefined, still);
+    const probe = await context.send({});
+    failing = true;
+    expect(await headOverTime(context, probe, reads(10_000))).toEqual({ still: false });
+  });
+
   it('once the run reached its deadline, answers apart are no finding', async () => {
     const { context } = await alertsContext(undefined, undefined, stuckReplica());
     const probe = await context.send({});
