@@ -78,6 +78,12 @@ export interface ListingHistory {
    * replaced whole, or more arrived than a page holds).
    */
   unplacedSince(): number | undefined;
+  /**
+   * Whether an answer made within `span` was made while reads of the head could not be placed (see unplacedSince),
+   * however a later read placed the head again: the records that arrived meanwhile, and so the versions of that
+   * time, were never all read.
+   */
+  unplacedDuring(span: Span): boolean;
   /** The most versions a read of the head was behind one already seen answered before it was sent (replicas apart). */
   behindVersions(): number;
   /** The tails a version of `top` may have: known from reads that sent a count, else between what they allow. */
@@ -126,7 +132,7 @@ export function createHistory(matches: Matcher): ListingHistory {
   // Measured as sightings come (in the order answered): how far and how long a read was behind what was seen before it.
   const measured = { behind: 0, stale: 0 };
   let broken: number | undefined;
-  let unplaced: { readonly since: number; readonly read: number } | undefined;
+  const unplaced = unplacedStretches();
   // What a read of the head that no version explains shows may have begun since the last read that fitted was sent.
   const lastFit = (before: number) =>
     Math.max(Number.NEGATIVE_INFINITY, ...sightings.filter((s) => s.answered <= before).map((s) => s.sent));
@@ -134,7 +140,7 @@ export function createHistory(matches: Matcher): ListingHistory {
     const sighting = sightingIn(lineage!, records, span, read);
     // Records that all arrived since the newest version known: placed once the pages below them are read too.
     if (sighting === 'ahead') {
-      unplaced ??= { since: lastFit(span.sent), read: span.sent };
+      unplaced.open(lastFit(span.sent), span.sent);
       return 'ahead';
     }
     if (sighting === undefined) {
@@ -143,7 +149,7 @@ export function createHistory(matches: Matcher): ListingHistory {
     }
     measure(measured, sightings, sighting);
     sightings.push(sighting);
-    if (unplaced !== undefined && span.sent >= unplaced.read) unplaced = undefined;
+    unplaced.placed(span.sent);
     return true;
   };
   // Reads of the head that came before the listing was read whole: taken in, in the order answered, once it is.
@@ -170,7 +176,8 @@ export function createHistory(matches: Matcher): ListingHistory {
     admissible: (span, widenMs, behind = 0) => (lineage ? admissibleIn(sightings, history.seen()!, span, widenMs, behind) : undefined),
     behindVersions: () => measured.behind,
     brokenSince: () => broken,
-    unplacedSince: () => unplaced?.since,
+    unplacedSince: () => unplaced.since(),
+    unplacedDuring: (span) => unplaced.during(span),
     fixedTail: () => fixedTailOf(sightings, lineage),
     seen: () => (lineage ? { oldest: Math.min(baseTop, ...sightings.map((s) => s.top)), newest: lineage.ids.length } : undefined),
     tails: (top) => tailsIn(sightings, lineage?.complete === true, baseTop, top, lineage?.gone() ?? 0),
@@ -184,6 +191,28 @@ export function createHistory(matches: Matcher): ListingHistory {
       figuresOf(sightings, lineage, baseTop, { behind: measured.behind, page: measured.stale, search: history.staleness('search') }),
   };
   return history;
+}
+
+/** The stretches in which reads of the head could not be placed (see ListingHistory.unplacedSince, unplacedDuring). */
+function unplacedStretches() {
+  let open: { readonly since: number; readonly read: number } | undefined;
+  /** Those closed: from `since` to the read that placed the head again. */
+  const closed: { readonly since: number; readonly until: number }[] = [];
+  return {
+    /** A read sent at `read` could not be placed; the change may have come since the last read that fitted was sent. */
+    open(since: number, read: number) {
+      open ??= { since, read };
+    },
+    /** A read sent at `sent` was placed: the stretch open before it ends there. */
+    placed(sent: number) {
+      if (open === undefined || sent < open.read) return;
+      closed.push({ since: open.since, until: sent });
+      open = undefined;
+    },
+    since: () => open?.since,
+    during: (span: Span) =>
+      (open !== undefined && span.answered >= open.since) || closed.some((gap) => span.answered >= gap.since && span.sent <= gap.until),
+  };
 }
 
 /** See ListingHistory.fixedTail. */

@@ -35,6 +35,9 @@ export type Explanation =
    */
   | { readonly kind: 'unknown'; readonly why: string; readonly newer?: true };
 
+const UNPLACED =
+  'reads of its head showed only records the run could not place among those it knew (the listing replaced whole, or more arrived than a page holds)';
+
 /** What `version` gives for `claim`, at its most records (its lowest tail), or undefined past what was read. */
 export function expectedOf(lineage: Lineage, claim: Claim, version: Version): Shown | undefined {
   const ids = claim.page
@@ -170,11 +173,7 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
   if (broken !== undefined && answer.span.answered >= broken)
     return { kind: 'unknown', why: 'the listing changed otherwise than at its head and tail (records replaced or removed in the middle)' };
   const unplaced = history.unplacedSince();
-  if (unplaced !== undefined && answer.span.answered >= unplaced)
-    return {
-      kind: 'unknown',
-      why: 'reads of its head showed only records the run could not place among those it knew (the listing replaced whole, or more arrived than a page holds)',
-    };
+  if (unplaced !== undefined && answer.span.answered >= unplaced) return { kind: 'unknown', why: UNPLACED };
   const { lineage, range } = admissible;
   const found = admissible.fits.find((f) => f.fit);
   if (found)
@@ -183,6 +182,8 @@ export function explain(history: ListingHistory, answer: Answer): Explanation {
       version: versionAt(history, found.top),
       staleMs: history.agedBy(found.top, answer.span.sent),
     };
+  // Made while the head could not be placed: the versions of that time were never all read.
+  if (history.unplacedDuring(answer.span)) return { kind: 'unknown', why: UNPLACED };
   const older = olderFit(history, lineage, answer, range.low);
   if (older) return older;
   if (newerFit(lineage, answer.claim, answer.shown, range.high)) return { kind: 'newer' };

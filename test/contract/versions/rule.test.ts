@@ -67,6 +67,9 @@ describe('a lineage: every version a window of the records in the order they arr
     history.sighting(records(3, 8), span(300), { full: true });
     expect(page(['r9', 'r8', 'r7'], 400).kind).toBe('unexplained');
     expect(page(['r10', 'r9', 'r8'], 400).kind).toBe('explained');
+    // What was made while the head could not be placed stays untold: the versions of that time were never all read.
+    expect(page(['x3', 'x2', 'x1'], 200)).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/could not place/) });
+    expect(page(['r10', 'r9', 'r8'], 200).kind).toBe('explained');
   });
 
   it('a small read of the head showing only records that arrived since is no break: they are placed once a longer read shows them', () => {
