@@ -11,7 +11,11 @@ import SkipNotice from './test/skip-notice.ts';
 // The CLI tests run the built CLI (dist/cli/main.js, as the package's bin does): test/global-setup.ts
 // rebuilds dist/ first when a source is newer, so a plain `npx vitest run` never tests stale code.
 /** Slow files whose targets' timing is what they prove: run after the others, alone. */
-const SLOW_ALONE = ['test/contract/run/postgres.slow.test.ts', 'test/live/live-contract.slow.test.ts'];
+const SLOW_ALONE = [
+  'test/contract/run/postgres.slow.test.ts',
+  'test/contract/run/memory.slow.test.ts',
+  'test/live/live-contract.slow.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -58,8 +62,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // After the rest of the slow suite, one file at a time: what they prove rests on the target's own time
-          // (a PostgreSQL search of seconds against the default --timeout; replicas of the live mock moving while
-          // the kit reads them), which other files' CPU on a 2-core machine would change.
+          // (a PostgreSQL search of seconds against the default --timeout; 250,000 alerts judged within the default
+          // --max-duration; replicas of the live mock moving while the kit reads them), which other files' CPU on a
+          // 2-core machine would change.
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
