@@ -35,8 +35,11 @@ export interface VersionReads {
   readHead(): Promise<unknown>;
   /** Page 1 at the largest size, three times at once on connections of their own: replicas pinned to connections show. */
   readHeadWide?(): Promise<unknown>;
-  /** Page `page` at the size of readHead's (the largest), no search, sent now: what lies below a read of the head. */
-  readonly below?: { readonly size: number; read(page: number): Promise<Exchange> };
+  /**
+   * Page `page` at the size of readHead's (the largest) or at `size`, no search, sent now: what lies below a read of
+   * the head.
+   */
+  readonly below?: { readonly size: number; read(page: number, size?: number): Promise<Exchange> };
   /** The listing's count header's name, when the spec has one. */
   readonly countHeader: string | undefined;
   /** Whether a search finds a record: the spec's assumed rule. */
@@ -147,6 +150,13 @@ export function createListingVersions(reads: VersionReads, maxStalenessMs: numbe
 function readingJudge(history: ListingHistory, reads: VersionReads, pending: ReadonlySet<Promise<unknown>>, maxStaleMs: number) {
   /** The read of the head made when it last showed records not placed, shared by the judges then. */
   let placing: { readonly since: number; readonly read: Promise<unknown> } | undefined;
+  /** The read down under way or last made: when it began, how deep it reads, whether it got there. */
+  let last: { readonly began: number; readonly depth: number; readonly reached: Promise<boolean> } | undefined;
+  const down = (answered: number, depth: number): Promise<boolean> => {
+    if (!last || last.began < answered || last.depth < depth)
+      last = { began: performance.now(), depth, reached: readDown(history, reads, depth) };
+    return last.reached;
+  };
   return async (exchange: Exchange, shown: Shown, claim: Claim): Promise<Explanation> => {
     const judgeNow = () => explain(history, { claim, shown, span: exchange.span!, kind: kindOf(claim), maxStaleMs });
     let verdict = judgeNow();
@@ -169,6 +179,13 @@ function readingJudge(history: ListingHistory, reads: VersionReads, pending: Rea
     for (let n = 0; n < tries && (verdict.kind === 'newer' || verdict.kind === 'unexplained'); n += 1) {
       await reads.readHead();
       verdict = judgeNow();
+    }
+    // Records may have left from the middle above its records since the reads that reached them: read down to it.
+    if (reads.below && mayHaveLeftAbove(history, claim, shown, verdict)) {
+      const reached = await down(exchange.span!.answered, depthOf(history, shown));
+      verdict = judgeNow();
+      if (!reached && (verdict.kind === 'stale' || verdict.kind === 'unexplained') && history.lineage()!.gone() > 0)
+        return { kind: 'unknown', why: LEFT_BELOW };
     }
     // Newer than every read of the head before and after it: once more on connections of their own, else it never was.
     if (verdict.kind === 'newer' && reads.readHeadWide) {
@@ -197,6 +214,76 @@ function unseenSince(history: ListingHistory, span: Span, shown: Shown, verdict:
   if (verdict.kind === 'newer') return true;
   const lineage = history.lineage();
   return verdict.kind === 'unexplained' && lineage !== undefined && (shown.ids ?? []).some((id) => lineage.position(id) === undefined);
+}
+
+const LEFT_BELOW = 'records left the listing from its middle, and its records lie deeper than a fresh read from the head reaches';
+
+/**
+ * Whether records that left the listing from its middle unseen may explain an answer no admissible version gives,
+ * or only an older one: they move every record below them up. Known for a plain page (no other movement does
+ * that); for a search, once reads of the head showed records leave (Lineage.gone), an index behind is likelier.
+ */
+function mayHaveLeftAbove(history: ListingHistory, claim: Claim, shown: Shown, verdict: Explanation): boolean {
+  if (verdict.kind !== 'stale' && verdict.kind !== 'unexplained') return false;
+  const lineage = history.lineage();
+  if (!lineage || !claim.page || (claim.term !== '' && lineage.gone() === 0)) return false;
+  return (shown.ids ?? []).some((id) => lineage.position(id) !== undefined);
+}
+
+/**
+ * How deep below the newest record known an answer's deepest known record stands, and as many again as may arrive
+ * above it before a read down gets there.
+ */
+function depthOf(history: ListingHistory, shown: Shown): number {
+  const lineage = history.lineage()!;
+  const positions = (shown.ids ?? []).flatMap((id) => lineage.position(id) ?? []);
+  return lineage.ids.length - Math.min(...positions) + OVERLAP;
+}
+
+/** Records a page read down may share with the page above: as many may arrive or leave between the two reads. */
+const OVERLAP = 10;
+/** Pages a read down makes, at most. */
+const MAX_DOWN = 20;
+
+/**
+ * The listing read from its head down to `depth` records, each page overlapping the one above by up to OVERLAP
+ * records, so that records arriving or leaving between two reads hide none: taken in as one read of the head, the
+ * records it skips left from the middle (see Lineage.gone). Whether it got that deep (pages of one read joined).
+ */
+async function readDown(history: ListingHistory, reads: VersionReads, depth: number): Promise<boolean> {
+  const head = await reads.below!.read(1);
+  const records = [...(recordsOf(head) ?? [])];
+  const shown = new Set(identities(records));
+  // A first page short of the largest size is the whole listing.
+  let end = records.length < reads.below!.size ? Number.POSITIVE_INFINITY : records.length;
+  for (let n = 1; end < depth && n < MAX_DOWN; n += 1) {
+    const next = overlapping(end, reads.below!.size);
+    if (!next) break;
+    const below = recordsOf(await reads.below!.read(next.page, next.size)) ?? [];
+    const joined = below.findLastIndex((record) => shown.has(identity(record)));
+    if (joined < 0) break;
+    for (const record of below.slice(joined + 1)) shown.add(identity(record));
+    records.push(...below.slice(joined + 1));
+    end = below.length < next.size ? Number.POSITIVE_INFINITY : next.start + below.length;
+  }
+  if (head.span && records.length > 0) history.sighting(records, head.span, { ...headReadOf(reads, head, true), loose: true });
+  return end >= depth;
+}
+
+/**
+ * The largest page (at most `largest`) that starts up to OVERLAP records above `end`, the first offset not read,
+ * and reaches past it: its 1-based index, its size and where it starts.
+ *
+ * @example
+ * overlapping(100, 100); // { page: 2, size: 99, start: 99 }
+ */
+function overlapping(end: number, largest: number): { readonly page: number; readonly size: number; readonly start: number } | undefined {
+  for (let size = largest; size >= 2; size -= 1) {
+    const before = Math.floor((end - 1) / size);
+    const start = before * size;
+    if (before >= 1 && start >= end - OVERLAP && start + size > end) return { page: before + 1, size, start };
+  }
+  return undefined;
 }
 
 /**

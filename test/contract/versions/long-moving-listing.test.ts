@@ -35,7 +35,8 @@ describe('pages past --max-pages read while records arrive: asked again together
     expect(report.verdict).toBe('conformant');
     // Placed as they come, the arrivals are counted: not one stays past a read of the head the run could not place.
     expect(report.coverage?.find((c) => c.operationId === 'listAlerts')?.consistency?.arrived).toBeGreaterThan(1_000);
-  });
+    // About a thousand requests to a target in this process: far longer than most tests, more so beside other files.
+  }, 60_000);
 
   it('a target answering one request at a time, an alert arriving every second request: answers compared are each judged by the version their own count names', async () => {
     // No two answers share a moment, asked together or not: only the counts they sent tie each to its version.

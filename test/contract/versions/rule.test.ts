@@ -622,4 +622,63 @@ describe("a listing's versions: the rule with the reads it makes", () => {
     expect((await versions.judge(answer(records(2, 2), span(40)), page)).kind).not.toBe('explained');
     expect(reads).toBeGreaterThan(0);
   });
+
+  describe('records that left from the middle below every read of the head (alerts resolved deep in the listing)', () => {
+    /** Versions of a listing of r1..r30 whose pages below are read from `served` (newest first), `size` at most. */
+    const listing = (served: () => readonly Record<string, unknown>[]) => {
+      const pages: string[] = [];
+      const versions = createListingVersions(
+        {
+          readHead: async () => undefined,
+          below: {
+            size: 5,
+            read: async (page, size = 5) => {
+              pages.push(`${page}x${size}`);
+              const all = served();
+              return countedAnswer(all.slice((page - 1) * size, page * size), span(200 + pages.length), all.length);
+            },
+          },
+          countHeader: 'x-total-count',
+          matches: containsTerm,
+        },
+        10_000,
+      );
+      versions.history.base(records(30), true, span(0, 10));
+      versions.sighting(countedAnswer(records(30).slice(0, 5), span(100), 30), 5);
+      return { versions, pages };
+    };
+    const page = { term: '', page: { offset: 20, size: 5 } };
+
+    it('a page below moved up by a record that left: the listing is read down to it, pages overlapping, and it is explained', async () => {
+      const withoutR12 = records(30).filter((r) => r.id !== 'r12');
+      const { versions, pages } = listing(() => withoutR12);
+      // r9..r5 at offset 20: only a version one record older would give it, had r12 not left.
+      expect(await versions.judge(countedAnswer(withoutR12.slice(20, 25), span(150), 29), page)).toEqual({ kind: 'explained' });
+      expect(versions.history.lineage()!.gone()).toBe(1);
+      // Down to r5, each page starting within the one above: 1x5 r30..r26, 2x4 r26..r23, 2x5 r25..r21, ...
+      expect(pages.slice(0, 3)).toEqual(['1x5', '2x4', '2x5']);
+    });
+
+    it('a page one record off with every record in place is still a finding; so is one of a server whose later pages skip a record', async () => {
+      const whole = records(30);
+      const { versions } = listing(() => whole);
+      const judged = await versions.judge(countedAnswer(whole.slice(21, 26), span(150), 30), page);
+      expect(judged.kind).toBe('unexplained');
+      expect(versions.history.lineage()!.gone()).toBe(0);
+      // Pages after the first start a record late: a read down joins no page to the one above, and learns nothing.
+      const late = (page: number, size: number) => whole.slice((page - 1) * size + 1, page * size + 1);
+      const lateVersions = createListingVersions(
+        {
+          readHead: async () => undefined,
+          below: { size: 5, read: async (p, size = 5) => countedAnswer(p === 1 ? whole.slice(0, 5) : late(p, size), span(300), 30) },
+          countHeader: 'x-total-count',
+          matches: containsTerm,
+        },
+        10_000,
+      );
+      lateVersions.history.base(whole, true, span(0, 10));
+      expect((await lateVersions.judge(countedAnswer(late(5, 5), span(150), 30), page)).kind).toBe('unexplained');
+      expect(lateVersions.history.lineage()!.gone()).toBe(0);
+    });
+  });
 });
