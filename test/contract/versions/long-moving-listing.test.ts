@@ -64,7 +64,8 @@ describe('pages past --max-pages read while records arrive: asked again together
     );
     expect(problems(report)).toEqual([]);
     expect(report.verdict).toBe('conformant');
-  });
+    // One request at a time to a target in this process: long, more so beside other files.
+  }, 60_000);
 
   it('pages past --max-pages holding the right records in the wrong order while records arrive: never passed as moved', async () => {
     // Past the first page read (--max-pages 1), a page of any size but the reference's comes reversed: no place the
