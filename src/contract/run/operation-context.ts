@@ -143,7 +143,11 @@ function versionsOf(operation: Operation, settings: ContextSettings, of: () => O
   const readHead = () => of().send(headQuery(of()), LISTING_READ);
   const readHeadWide = () => Promise.all(of().sendTogether([0, 1, 2].map(() => ({ query: headQuery(of()), options: LISTING_READ }))));
   const size = largestPageSize(listingParameters(operation));
-  const below = { size, read: (page: number, at = size) => of().send(pageQuery(of(), page, at), LISTING_READ) };
+  // `page` counts from 1 for the first page, whatever number the spec gives it.
+  const below = {
+    size,
+    read: (page: number, at = size) => of().send(pageQuery(of(), firstPage(of().parameters) + page - 1, at), LISTING_READ),
+  };
   return createListingVersions(
     { readHead, readHeadWide, below, countHeader: operation.paging.count, matches: containsTerm },
     settings.maxStalenessMs,

@@ -36,8 +36,8 @@ export interface VersionReads {
   /** Page 1 at the largest size, three times at once on connections of their own: replicas pinned to connections show. */
   readHeadWide?(): Promise<unknown>;
   /**
-   * Page `page` at the size of readHead's (the largest) or at `size`, no search, sent now: what lies below a read of
-   * the head.
+   * Page `page` (1 the first) at the size of readHead's (the largest) or at `size`, no search, sent now: what lies
+   * below a read of the head.
    */
   readonly below?: { readonly size: number; read(page: number, size?: number): Promise<Exchange> };
   /** The listing's count header's name, when the spec has one. */
@@ -260,10 +260,10 @@ async function readDown(history: ListingHistory, reads: VersionReads, depth: num
     const next = overlapping(end, reads.below!.size);
     if (!next) break;
     const below = recordsOf(await reads.below!.read(next.page, next.size)) ?? [];
-    const joined = below.findLastIndex((record) => shown.has(identity(record)));
-    if (joined < 0) break;
-    for (const record of below.slice(joined + 1)) shown.add(identity(record));
-    records.push(...below.slice(joined + 1));
+    // Joined only where it shares a record with those above: no count or record known stands in for that here.
+    const after = belowShown(below, shown, () => false, undefined);
+    if (after === undefined) break;
+    extend(records, shown, after);
     end = below.length < next.size ? Number.POSITIVE_INFINITY : next.start + below.length;
   }
   if (head.span && records.length > 0) history.sighting(records, head.span, { ...headReadOf(reads, head, true), loose: true });
@@ -354,8 +354,7 @@ async function reachDown(
     const count = countSent(reads.countHeader, exchange);
     const after = belowShown(below, shown, known, read.count === undefined || count === undefined ? undefined : read.count === count);
     if (after === undefined) return;
-    for (const record of after) shown.add(identity(record));
-    records.push(...after);
+    extend(records, shown, after);
     if (after.some(known)) {
       history.sighting(records, span, read);
       return;
@@ -379,6 +378,12 @@ function belowShown(
   if (last >= 0) return below.slice(last + 1);
   if (below.some(known) || countSame === true) return below;
   return countSame === false ? [] : undefined;
+}
+
+/** Adds `after`, the records of a page below that follow those `shown`, to the records read so far. */
+function extend(records: Json[], shown: Set<string>, after: readonly Json[]): void {
+  for (const record of after) shown.add(identity(record));
+  records.push(...after);
 }
 
 /** Reads the head when no read of it was sent after `answered`; whether it did. */
