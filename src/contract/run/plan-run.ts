@@ -56,20 +56,11 @@ export interface Planned {
  * if (plan.why) console.log(plan.why); // examples 50 -> 1, covering set 112 -> 40, special terms 50 -> 18: ...
  */
 export async function planRun(scope: RunScope, runs: readonly OperationRun[], elapsedMs: number): Promise<Planned> {
-  const timed = await Promise.all(
-    runs.map(async ({ context }) => {
-      // On a connection of its own where the client can choose: a server keeping state per connection (a
-      // search, a replica) must not carry the timing read into the pages the checks read.
-      const query = { [context.parameters.search.name]: noMatchTerm(scope.settings.seed, TIMED_SEARCH) };
-      const exchange = context.sendOnOneConnection ? (await context.sendOnOneConnection([{ query }]))[0] : await context.send(query);
-      return exchange?.response?.durationMs;
-    }),
-  );
+  const first = await timeSearches(scope, runs);
+  let searchMs = first;
   const unloaded = scope.client.limit?.unloaded();
   const kindOf = requestKind(runs.map(({ operation }) => operation));
   const pageMs = Math.max(0, ...runs.map(({ operation }) => unloaded?.get(kindOf(operation.path, {})) ?? 0));
-  // A timed search that got no answer took at least the timeout.
-  const searchMs = timed.map((ms) => ms ?? scope.options.timeoutMs);
   const coverings = runs.map(({ context }) => coveringCosts(context.parameters));
   const cost = ({ examples, covering, specialTerms }: Breadth) =>
     searchMs.reduce((total, ms, i) => {
@@ -86,6 +77,9 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
   };
   const room = FILL * Math.max(0, scope.maxDurationMs - elapsedMs);
   const fits = (breadth: Breadth) => cost(breadth) <= room;
+  // One answer slowed by a stall (a pause here, a hiccup on the way) must not trim the whole run: a trim is timed
+  // again, and the faster of the two stands, as a target that is slow is slow both times.
+  if (!fits(asked)) searchMs = (await timeSearches(scope, runs)).map((ms, i) => Math.min(ms, first[i]!));
   const used = fits(asked) ? asked : trimmed(asked, fits, Math.max(...coverings.map((c) => c.everyClass)));
   const plan = {
     examples: { asked: asked.examples, used: used.examples },
@@ -110,6 +104,20 @@ export async function planRun(scope: RunScope, runs: readonly OperationRun[], el
       why: why(fits(used), parts, search, cost(used) + elapsedMs, scope.maxDurationMs, whole),
     },
   };
+}
+
+/** One search per listing timed, for a term nothing holds; one that got no answer took at least the timeout. */
+async function timeSearches(scope: RunScope, runs: readonly OperationRun[]): Promise<number[]> {
+  const timed = await Promise.all(
+    runs.map(async ({ context }) => {
+      // On a connection of its own where the client can choose: a server keeping state per connection (a
+      // search, a replica) must not carry the timing read into the pages the checks read.
+      const query = { [context.parameters.search.name]: noMatchTerm(scope.settings.seed, TIMED_SEARCH) };
+      const exchange = context.sendOnOneConnection ? (await context.sendOnOneConnection([{ query }]))[0] : await context.send(query);
+      return exchange?.response?.durationMs;
+    }),
+  );
+  return timed.map((ms) => ms ?? scope.options.timeoutMs);
 }
 
 /** Why the plan was trimmed: what, the search that made it, and when it does not fit even so, the budget that would. */

@@ -125,6 +125,28 @@ describe('a run planned to fit --max-duration', () => {
     expect(plan.estimateMs).toBe(Math.round(estimate(50, 300)));
   });
 
+  it('a trim is timed again: one search stalled (the first, 20 s) trims nothing when the next is fast; slow both times, it trims', async () => {
+    const stalledOnce = (second: number) => {
+      const sent: Record<string, string>[] = [];
+      const { runs, scope } = target(0, sent);
+      const timedAt = (query: Record<string, string>) => {
+        sent.push(query);
+        // Each listing's first timed search stalls; its second takes `second`.
+        const ms = sent.filter((q) => q.search === query.search).length <= 2 ? 20_000 : second;
+        return { response: { status: 200, headers: {}, text: '[]', durationMs: ms } } as unknown as Exchange;
+      };
+      const stalled = runs.map((r) => ({ ...r, context: { ...r.context, send: async (q: Record<string, string>) => timedAt(q) } }));
+      return { runs: stalled as unknown as OperationRun[], scope, sent };
+    };
+    const fast = stalledOnce(35);
+    const { plan } = await planRun(fast.scope, fast.runs, 1_000);
+    expect(fast.sent).toHaveLength(4);
+    expect(plan.why).toBeUndefined();
+    expect(plan.estimateMs).toBe(Math.round(estimate(50, 35)));
+    const slow = stalledOnce(20_000);
+    expect((await planRun(slow.scope, slow.runs, 1_000)).plan.examples.used).toBe(1);
+  });
+
   it('trims from what was asked: --covering and --special-terms given are the most it keeps', async () => {
     const { runs, scope } = target(300);
     const { plan } = await planRun({ ...scope, settings: { ...scope.settings, covering: 30, specialTerms: 12 } } as RunScope, runs, 1_000);
